@@ -1,0 +1,153 @@
+package io.github.flinkdelta.core.parquet;
+
+import io.delta.kernel.expressions.Column;
+import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.statistics.DataFileStatistics;
+import io.delta.kernel.types.StructType;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.flink.table.data.RowData;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.util.HadoopOutputFile;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * One open Parquet data file. Rows are encoded into parquet-hadoop's column buffers as they arrive;
+ * nothing keeps a copy of a row. Closing the file yields its {@link DataFile} with the Delta
+ * statistics gathered while writing.
+ */
+public final class DataFileWriter implements AutoCloseable {
+
+  private final String relativePath;
+  private final Map<String, String> partitionValues;
+  private final StructType statsSchema;
+  private final List<ColumnStats> stats;
+  private final CountingOutputFile output;
+  private final ParquetWriter<RowData> writer;
+  private long numRecords;
+
+  DataFileWriter(
+      FileLayout layout,
+      Configuration conf,
+      Path tableRoot,
+      String relativePath,
+      Map<String, String> partitionValues,
+      FileWriteOptions options)
+      throws IOException {
+    this.relativePath = relativePath;
+    this.partitionValues = partitionValues;
+    this.statsSchema = layout.physicalSchema();
+    this.stats = new ArrayList<>();
+
+    ValueWriters writers =
+        new ValueWriters(layout.tableName(), options.statsStringPrefixLength(), stats);
+    List<ParquetColumn> columns = layout.dataColumns();
+    ValueWriter[] fieldWriters = new ValueWriter[columns.size()];
+    Column root = new Column(new String[0]);
+    for (int i = 0; i < fieldWriters.length; i++) {
+      fieldWriters[i] = writers.forColumn(columns.get(i), root);
+    }
+    FieldsWriter fields =
+        new FieldsWriter(layout.tableName(), "", columns, fieldWriters, layout.dataPositions());
+    MessageType schema = layout.messageType();
+
+    Path file = new Path(tableRoot, relativePath);
+    this.output = new CountingOutputFile(HadoopOutputFile.fromPath(file, conf));
+    this.writer =
+        new Builder(output, new RowDataWriteSupport(schema, fields))
+            .withConf(conf)
+            .withWriteMode(ParquetFileWriter.Mode.CREATE)
+            .withCompressionCodec(codec(options.compression()))
+            .withRowGroupSize(options.rowGroupSizeBytes())
+            .withPageSize(options.pageSizeBytes())
+            .withDictionaryPageSize(options.pageSizeBytes())
+            .build();
+  }
+
+  /** Encodes one row into the file. */
+  public void write(RowData row) throws IOException {
+    writer.write(row);
+    numRecords++;
+  }
+
+  public long numRecords() {
+    return numRecords;
+  }
+
+  /** Bytes written to storage plus bytes still buffered in memory. */
+  public long dataSize() {
+    return writer.getDataSize();
+  }
+
+  /** Bytes encoded but not yet flushed to storage: this file's share of the memory budget. */
+  public long bufferedBytes() {
+    return Math.max(0, writer.getDataSize() - output.position());
+  }
+
+  public String relativePath() {
+    return relativePath;
+  }
+
+  /** Flushes and closes the file, returning what a commit needs to add it to the table. */
+  public DataFile finish() throws IOException {
+    writer.close();
+    Map<Column, Literal> min = new HashMap<>();
+    Map<Column, Literal> max = new HashMap<>();
+    Map<Column, Long> nulls = new HashMap<>();
+    for (ColumnStats column : stats) {
+      column.exportTo(min, max, nulls);
+    }
+    String statsJson =
+        new DataFileStatistics(numRecords, min, max, nulls, Optional.empty())
+            .serializeAsJson(statsSchema);
+    return new DataFile(relativePath, output.position(), numRecords, partitionValues, statsJson);
+  }
+
+  /** Closes the file without completing it, for abandoned work (the file is not committed). */
+  @Override
+  public void close() {
+    try {
+      writer.close();
+    } catch (IOException | RuntimeException e) {
+      // The file was never going to be committed; its half-written state is irrelevant.
+    }
+  }
+
+  private static CompressionCodecName codec(FileWriteOptions.Compression compression) {
+    return switch (compression) {
+      case SNAPPY -> CompressionCodecName.SNAPPY;
+      case ZSTD -> CompressionCodecName.ZSTD;
+      case GZIP -> CompressionCodecName.GZIP;
+      case UNCOMPRESSED -> CompressionCodecName.UNCOMPRESSED;
+    };
+  }
+
+  private static final class Builder extends ParquetWriter.Builder<RowData, Builder> {
+    private final WriteSupport<RowData> writeSupport;
+
+    Builder(OutputFile file, WriteSupport<RowData> writeSupport) {
+      super(file);
+      this.writeSupport = writeSupport;
+    }
+
+    @Override
+    protected Builder self() {
+      return this;
+    }
+
+    @Override
+    protected WriteSupport<RowData> getWriteSupport(Configuration conf) {
+      return writeSupport;
+    }
+  }
+}

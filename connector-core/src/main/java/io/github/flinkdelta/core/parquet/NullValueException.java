@@ -1,0 +1,31 @@
+package io.github.flinkdelta.core.parquet;
+
+/** Thrown when a row holds a null in a column that the table declares NOT NULL. */
+public final class NullValueException extends IllegalArgumentException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final String table;
+  private final String column;
+
+  NullValueException(String table, String column) {
+    super(
+        String.format(
+            "Table %s: column '%s' is NOT NULL but a row holds a null there. Nothing of the"
+                + " current checkpoint is committed. Filter or COALESCE the column before the sink,"
+                + " or make the column nullable in the table.",
+            table, column));
+    this.table = table;
+    this.column = column;
+  }
+
+  /** The table being written. */
+  public String table() {
+    return table;
+  }
+
+  /** The path of the column, nested fields separated by dots. */
+  public String column() {
+    return column;
+  }
+}

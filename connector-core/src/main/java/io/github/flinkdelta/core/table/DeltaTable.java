@@ -1,0 +1,296 @@
+package io.github.flinkdelta.core.table;
+
+import io.delta.kernel.Operation;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.TransactionCommitResult;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.CommitStateUnknownException;
+import io.delta.kernel.exceptions.ConcurrentTransactionException;
+import io.delta.kernel.exceptions.ConcurrentWriteException;
+import io.delta.kernel.exceptions.TableAlreadyExistsException;
+import io.delta.kernel.exceptions.TableNotFoundException;
+import io.delta.kernel.expressions.Column;
+import io.delta.kernel.hook.PostCommitHook;
+import io.delta.kernel.transaction.DataLayoutSpec;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterable;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.DataFileStatus;
+import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.parquet.FileLayout;
+import io.github.flinkdelta.core.types.DeltaTypes;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Delta table on a path, as the sink sees it: opened or created once, its latest snapshot kept in
+ * memory, and appends committed with a transaction id so that each is applied exactly once.
+ *
+ * <p>The snapshot is refreshed from the commit that this instance makes (Kernel's post-commit
+ * snapshot, no log listing); only after another writer's commits interleave is it reloaded.
+ *
+ * <p>Not thread-safe: one committer owns one instance.
+ */
+public final class DeltaTable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DeltaTable.class);
+  static final String ENGINE_INFO = "flink-delta";
+
+  private final String path;
+  private final Configuration conf;
+  private final Engine engine;
+  private Snapshot snapshot;
+
+  private DeltaTable(String path, Configuration conf, Snapshot snapshot) {
+    this.path = path;
+    this.conf = conf;
+    this.engine = DefaultEngine.create(conf);
+    this.snapshot = snapshot;
+  }
+
+  /**
+   * Opens an existing table.
+   *
+   * @throws TableNotFoundException when there is no Delta table at the path
+   */
+  public static DeltaTable open(String path, Configuration conf) {
+    Engine engine = DefaultEngine.create(conf);
+    return new DeltaTable(path, conf, TableManager.loadSnapshot(path).build(engine));
+  }
+
+  /**
+   * Opens the table at {@code path}, creating it with the schema of {@code rowType} when there is
+   * none and {@code createIfMissing} is set.
+   */
+  public static DeltaTable open(
+      String path,
+      Configuration conf,
+      boolean createIfMissing,
+      RowType rowType,
+      List<String> partitionColumns,
+      Map<String, String> properties) {
+    Engine engine = DefaultEngine.create(conf);
+    try {
+      return new DeltaTable(path, conf, TableManager.loadSnapshot(path).build(engine));
+    } catch (TableNotFoundException e) {
+      if (!createIfMissing) {
+        throw new IllegalStateException(TableErrors.tableNotFound(path), e);
+      }
+    }
+    create(engine, path, rowType, partitionColumns, properties);
+    return new DeltaTable(path, conf, TableManager.loadSnapshot(path).build(engine));
+  }
+
+  private static void create(
+      Engine engine,
+      String path,
+      RowType rowType,
+      List<String> partitionColumns,
+      Map<String, String> properties) {
+    StructType schema = DeltaTypes.toDeltaSchema(rowType);
+    List<Column> partitions = new ArrayList<>();
+    for (String name : partitionColumns) {
+      partitions.add(new Column(name));
+    }
+    try {
+      Transaction create =
+          TableManager.buildCreateTableTransaction(path, schema, ENGINE_INFO)
+              .withTableProperties(properties)
+              .withDataLayoutSpec(
+                  partitions.isEmpty()
+                      ? DataLayoutSpec.noDataLayout()
+                      : DataLayoutSpec.partitioned(partitions))
+              .build(engine);
+      long version = create.commit(engine, CloseableIterable.emptyIterable()).getVersion();
+      LOG.info("Created Delta table {} at version {} with schema {}", path, version, schema);
+    } catch (TableAlreadyExistsException | ConcurrentWriteException e) {
+      // Another writer created it first; the caller loads whatever is there now.
+      LOG.info("Delta table {} was created concurrently by another writer", path);
+    }
+  }
+
+  public String path() {
+    return path;
+  }
+
+  /** The version of the snapshot this instance holds. */
+  public long version() {
+    return snapshot.getVersion();
+  }
+
+  public StructType schema() {
+    return snapshot.getSchema();
+  }
+
+  public List<String> partitionColumns() {
+    return snapshot.getPartitionColumnNames();
+  }
+
+  /**
+   * Checks that rows of {@code rowType} fit the table and returns how writers lay them out.
+   *
+   * @throws IllegalArgumentException listing every difference between the rows and the table
+   */
+  public FileLayout layoutFor(RowType rowType, List<String> expectedPartitionColumns) {
+    List<String> problems = TableLayouts.differences(snapshot.getSchema(), rowType);
+    List<String> partitions = snapshot.getPartitionColumnNames();
+    if (expectedPartitionColumns != null
+        && !expectedPartitionColumns.isEmpty()
+        && !lowerCase(expectedPartitionColumns).equals(lowerCase(partitions))) {
+      problems.add(
+          "the sink partitions by "
+              + expectedPartitionColumns
+              + " but the table is partitioned by "
+              + partitions);
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(TableErrors.schemaMismatch(path, problems));
+    }
+    return TableLayouts.layout(
+        path, snapshot.getSchema(), partitions, snapshot.getTableProperties(), rowType);
+  }
+
+  /** Fails unless this process can create and delete a file under the table's root. */
+  public void checkWritable() {
+    Path probe = new Path(path, ".flink-delta-write-check-" + UUID.randomUUID());
+    try {
+      FileSystem fs = probe.getFileSystem(conf);
+      fs.create(probe, false).close();
+      fs.delete(probe, false);
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalStateException(TableErrors.notWritable(path, e), e);
+    }
+  }
+
+  /** The last transaction version the table records for {@code appId}, or -1. */
+  public long transactionVersion(String appId) {
+    return snapshot.getLatestTransactionVersion(engine, appId).orElse(-1L);
+  }
+
+  /** Reloads the latest snapshot from storage. */
+  public void refresh() {
+    snapshot = TableManager.loadSnapshot(path).build(engine);
+  }
+
+  /**
+   * Appends {@code files} in one table version tagged with transaction ({@code appId}, {@code
+   * txnVersion}). If the table already holds that transaction version or a later one for the app
+   * id, nothing is written and the result says so.
+   */
+  public CommitResult commit(String appId, long txnVersion, List<DataFile> files) {
+    try {
+      return tryCommit(appId, txnVersion, files);
+    } catch (CommitStateUnknownException e) {
+      // The commit may or may not have landed: the transaction id decides.
+      LOG.warn(
+          "Commit of {} (appId {}, txn {}) has an unknown outcome; reloading the table to find out",
+          path,
+          appId,
+          txnVersion,
+          e);
+      refresh();
+      long recorded = transactionVersion(appId);
+      if (recorded >= txnVersion) {
+        return new CommitResult(false, snapshot.getVersion(), recorded);
+      }
+      return tryCommit(appId, txnVersion, files);
+    }
+  }
+
+  private CommitResult tryCommit(String appId, long txnVersion, List<DataFile> files) {
+    Transaction txn;
+    try {
+      txn =
+          snapshot
+              .buildUpdateTableTransaction(ENGINE_INFO, Operation.STREAMING_UPDATE)
+              .withTransactionId(appId, txnVersion)
+              .build(engine);
+    } catch (ConcurrentTransactionException e) {
+      return new CommitResult(false, snapshot.getVersion(), transactionVersion(appId));
+    }
+    Row state = txn.getTransactionState(engine);
+    List<Row> actions = appendActions(state, files);
+    TransactionCommitResult result;
+    try {
+      result =
+          txn.commit(engine, CloseableIterable.inMemoryIterable(CloseableIteratorOf.list(actions)));
+    } catch (ConcurrentTransactionException e) {
+      refresh();
+      return new CommitResult(false, snapshot.getVersion(), transactionVersion(appId));
+    } catch (ConcurrentWriteException e) {
+      throw new IllegalStateException(TableErrors.conflict(path, appId, txnVersion, e), e);
+    }
+    Optional<Snapshot> after = result.getPostCommitSnapshot();
+    if (after.isPresent()) {
+      snapshot = after.get();
+    } else {
+      refresh();
+    }
+    runHooks(result.getPostCommitHooks());
+    return new CommitResult(true, result.getVersion(), txnVersion);
+  }
+
+  private List<Row> appendActions(Row state, List<DataFile> files) {
+    StructType logical = snapshot.getSchema();
+    StructType physical = TableLayouts.physicalSchema(logical);
+    Map<Map<String, String>, List<DataFile>> byPartition = new LinkedHashMap<>();
+    for (DataFile file : files) {
+      byPartition.computeIfAbsent(file.partitionValues(), k -> new ArrayList<>()).add(file);
+    }
+    String root = snapshot.getPath();
+    String prefix = root.endsWith("/") ? root : root + "/";
+    List<Row> actions = new ArrayList<>();
+    for (Map.Entry<Map<String, String>, List<DataFile>> group : byPartition.entrySet()) {
+      var context =
+          Transaction.getWriteContext(engine, state, PartitionLiterals.of(group.getKey(), logical));
+      List<DataFileStatus> statuses = new ArrayList<>();
+      for (DataFile file : group.getValue()) {
+        statuses.add(
+            new DataFileStatus(
+                prefix + file.path(),
+                file.sizeBytes(),
+                System.currentTimeMillis(),
+                Optional.of(StatisticsJson.parse(file.statsJson(), physical))));
+      }
+      try (CloseableIterator<Row> rows =
+          Transaction.generateAppendActions(
+              engine, state, CloseableIteratorOf.list(statuses), context)) {
+        rows.forEachRemaining(actions::add);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return actions;
+  }
+
+  private void runHooks(List<PostCommitHook> hooks) {
+    for (PostCommitHook hook : hooks) {
+      try {
+        hook.threadSafeInvoke(engine);
+      } catch (IOException | RuntimeException e) {
+        // Checkpoints and checksums speed up readers; the commit itself has already succeeded.
+        LOG.warn("Post-commit {} of {} failed; the commit stands", hook.getType(), path, e);
+      }
+    }
+  }
+
+  private static List<String> lowerCase(List<String> names) {
+    return names.stream().map(n -> n.toLowerCase(java.util.Locale.ROOT)).toList();
+  }
+}
