@@ -23,7 +23,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -67,14 +66,19 @@ final class PartitionLiterals {
     } else if (type instanceof TimestampType) {
       Instant instant =
           LocalDateTime.parse(value, PartitionValues.TIMESTAMP).toInstant(ZoneOffset.UTC);
-      return Literal.ofTimestamp(ChronoUnit.MICROS.between(Instant.EPOCH, instant));
+      return Literal.ofTimestamp(micros(instant));
     } else if (type instanceof TimestampNTZType) {
       Instant instant =
           LocalDateTime.parse(value, PartitionValues.TIMESTAMP_NTZ).toInstant(ZoneOffset.UTC);
-      return Literal.ofTimestampNtz(ChronoUnit.MICROS.between(Instant.EPOCH, instant));
+      return Literal.ofTimestampNtz(micros(instant));
     } else if (type instanceof BinaryType) {
       return Literal.ofBinary(value.getBytes(StandardCharsets.UTF_8));
     }
     throw new IllegalArgumentException("type " + type + " cannot be a partition column");
+  }
+
+  private static long micros(Instant instant) {
+    return Math.addExact(
+        Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1000);
   }
 }

@@ -30,7 +30,6 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
@@ -135,10 +134,10 @@ final class StatisticsJson {
       return Literal.ofDate((int) LocalDate.parse(value.asText()).toEpochDay());
     } else if (type instanceof TimestampType) {
       Instant instant = OffsetDateTime.parse(value.asText()).toInstant();
-      return Literal.ofTimestamp(ChronoUnit.MICROS.between(Instant.EPOCH, instant));
+      return Literal.ofTimestamp(micros(instant));
     } else if (type instanceof TimestampNTZType) {
       Instant instant = LocalDateTime.parse(value.asText()).toInstant(ZoneOffset.UTC);
-      return Literal.ofTimestampNtz(ChronoUnit.MICROS.between(Instant.EPOCH, instant));
+      return Literal.ofTimestampNtz(micros(instant));
     }
     throw new IllegalArgumentException("No statistics of type " + type);
   }
@@ -146,5 +145,10 @@ final class StatisticsJson {
   private static StructField field(StructType schema, String name) {
     int index = schema.indexOf(name);
     return index < 0 ? null : schema.at(index);
+  }
+
+  private static long micros(Instant instant) {
+    return Math.addExact(
+        Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1000);
   }
 }

@@ -1,0 +1,111 @@
+package io.github.flinkdelta.core.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.flinkdelta.core.parquet.DataFile;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.DoubleType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Delta statistics gathered while writing: min, max and null counts, nested and truncated. */
+class StatisticsTest {
+
+  private static final RowType INNER =
+      RowType.of(new LogicalType[] {new IntType(), new VarCharType(100)}, new String[] {"a", "b"});
+  private static final RowType TYPE =
+      RowType.of(
+          new LogicalType[] {new IntType(), new VarCharType(1000), new DoubleType(), INNER},
+          new String[] {"id", "text", "score", "inner"});
+
+  @TempDir Path dir;
+
+  @Test
+  void minMaxAndNullCountPerColumnIncludingNestedFields() throws Exception {
+    String longA = "a".repeat(40);
+    String longZ = "z".repeat(31) + "\uD83D\uDE00" + "tail";
+    List<RowData> rows =
+        List.of(
+            GenericRowData.of(5, s(longA), 1.5, GenericRowData.of(10, s("x"))),
+            GenericRowData.of(-3, s(longZ), -2.0, null),
+            GenericRowData.of(null, null, null, GenericRowData.of(null, s("y"))),
+            GenericRowData.of(7, s("m"), 0.0, GenericRowData.of(-4, null)));
+
+    JsonNode stats = stats(rows);
+
+    assertThat(stats.get("numRecords").asLong()).isEqualTo(4);
+    assertThat(stats.at("/minValues/id").asInt()).isEqualTo(-3);
+    assertThat(stats.at("/maxValues/id").asInt()).isEqualTo(7);
+    assertThat(stats.at("/nullCount/id").asLong()).isEqualTo(1);
+    assertThat(stats.at("/minValues/score").asDouble()).isEqualTo(-2.0);
+    assertThat(stats.at("/maxValues/score").asDouble()).isEqualTo(1.5);
+
+    // Strings are cut to 32 characters; a cut maximum gets U+10FFFF appended.
+    assertThat(stats.at("/minValues/text").asText()).isEqualTo("a".repeat(32));
+    assertThat(stats.at("/maxValues/text").asText())
+        .isEqualTo("z".repeat(31) + "\uD83D\uDE00" + new String(Character.toChars(0x10FFFF)));
+    assertThat(stats.at("/nullCount/text").asLong()).isEqualTo(1);
+
+    // A null struct counts as a null in each of its fields.
+    assertThat(stats.at("/minValues/inner/a").asInt()).isEqualTo(-4);
+    assertThat(stats.at("/maxValues/inner/a").asInt()).isEqualTo(10);
+    assertThat(stats.at("/nullCount/inner/a").asLong()).isEqualTo(2);
+    assertThat(stats.at("/nullCount/inner/b").asLong()).isEqualTo(2);
+    assertThat(stats.at("/maxValues/inner/b").asText()).isEqualTo("y");
+  }
+
+  @Test
+  void nanIsTheMaximumAndInfinitiesAreOrdinaryValues() throws Exception {
+    List<RowData> rows =
+        List.of(
+            GenericRowData.of(1, s("a"), Double.NaN, null),
+            GenericRowData.of(2, s("b"), Double.NEGATIVE_INFINITY, null),
+            GenericRowData.of(3, s("c"), 4.0, null));
+
+    JsonNode stats = stats(rows);
+
+    assertThat(stats.at("/minValues/score").asText()).isEqualTo("-Infinity");
+    assertThat(stats.at("/maxValues/score").asText()).isEqualTo("NaN");
+  }
+
+  @Test
+  void statisticsColumnsFollowTheTableProperty() throws Exception {
+    String path = dir.resolve("limited").toUri().toString();
+    DeltaTable.open(
+        path,
+        new org.apache.hadoop.conf.Configuration(),
+        true,
+        TYPE,
+        List.of(),
+        java.util.Map.of("delta.dataSkippingNumIndexedCols", "2"));
+    List<DataFile> files =
+        TypeRoundTripTest.write(
+            path, TYPE, List.of(), List.of(GenericRowData.of(1, s("t"), 2.0, null)));
+    JsonNode stats = new ObjectMapper().readTree(files.get(0).statsJson());
+    assertThat(stats.at("/minValues/id").asInt()).isEqualTo(1);
+    assertThat(stats.at("/minValues/text").asText()).isEqualTo("t");
+    assertThat(stats.at("/minValues/score").isMissingNode()).isTrue();
+    assertThat(stats.at("/nullCount/score").isMissingNode()).isTrue();
+  }
+
+  private JsonNode stats(List<RowData> rows) throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    List<DataFile> files = TypeRoundTripTest.write(path, TYPE, List.of(), rows);
+    assertThat(files).hasSize(1);
+    return new ObjectMapper().readTree(files.get(0).statsJson());
+  }
+
+  private static StringData s(String value) {
+    return value == null ? null : StringData.fromString(value);
+  }
+}

@@ -1,0 +1,195 @@
+package io.github.flinkdelta.core.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.parquet.FileLayout;
+import io.github.flinkdelta.core.parquet.FileWriteOptions;
+import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
+import io.github.flinkdelta.core.testing.CanonicalRows;
+import io.github.flinkdelta.core.testing.DeltaTableReader;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.GenericArrayData;
+import org.apache.flink.table.data.GenericMapData;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.types.logical.ArrayType;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.BinaryType;
+import org.apache.flink.table.types.logical.BooleanType;
+import org.apache.flink.table.types.logical.CharType;
+import org.apache.flink.table.types.logical.DateType;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.DoubleType;
+import org.apache.flink.table.types.logical.FloatType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.MapType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.SmallIntType;
+import org.apache.flink.table.types.logical.TimestampType;
+import org.apache.flink.table.types.logical.TinyIntType;
+import org.apache.flink.table.types.logical.VarBinaryType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every type Delta has, written through the Parquet writer and read back through Kernel. */
+class TypeRoundTripTest {
+
+  static final RowType NESTED =
+      RowType.of(
+          new LogicalType[] {new IntType(), new VarCharType(VarCharType.MAX_LENGTH)},
+          new String[] {"n_int", "n_str"});
+
+  static final RowType ALL_TYPES =
+      RowType.of(
+          new LogicalType[] {
+            new BooleanType(),
+            new TinyIntType(),
+            new SmallIntType(),
+            new IntType(),
+            new BigIntType(),
+            new FloatType(),
+            new DoubleType(),
+            new DecimalType(9, 2),
+            new DecimalType(18, 4),
+            new DecimalType(38, 10),
+            new CharType(3),
+            new VarCharType(VarCharType.MAX_LENGTH),
+            new BinaryType(4),
+            new VarBinaryType(VarBinaryType.MAX_LENGTH),
+            new DateType(),
+            new TimestampType(6),
+            new LocalZonedTimestampType(6),
+            new TimestampType(3),
+            new ArrayType(new IntType()),
+            new ArrayType(NESTED),
+            new MapType(new VarCharType(false, VarCharType.MAX_LENGTH), new BigIntType()),
+            NESTED,
+            new IntType(false)
+          },
+          new String[] {
+            "c_bool",
+            "c_byte",
+            "c_short",
+            "c_int",
+            "c_long",
+            "c_float",
+            "c_double",
+            "c_dec9",
+            "c_dec18",
+            "c_dec38",
+            "c_char",
+            "c_string",
+            "c_binary",
+            "c_varbinary",
+            "c_date",
+            "c_ts",
+            "c_ts_ltz",
+            "c_ts3",
+            "c_int_array",
+            "c_row_array",
+            "c_map",
+            "c_row",
+            "c_id"
+          });
+
+  @TempDir Path dir;
+
+  @Test
+  void everyTypeReadsBackEqual() throws Exception {
+    List<RowData> rows = new ArrayList<>();
+    rows.add(extremes(1, true));
+    rows.add(extremes(2, false));
+    rows.add(allNull(3));
+    rows.add(ordinary(4));
+
+    String path = dir.resolve("types").toUri().toString();
+    List<DataFile> files = write(path, ALL_TYPES, List.of(), rows);
+    DeltaTable table = DeltaTable.open(path, new Configuration());
+    table.commit("app", 1, files);
+
+    List<List<Object>> expected = rows.stream().map(r -> CanonicalRows.of(r, ALL_TYPES)).toList();
+    assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  static List<DataFile> write(
+      String path, RowType type, List<String> partitions, List<RowData> rows) throws Exception {
+    DeltaTable table = DeltaTable.open(path, new Configuration(), true, type, partitions, Map.of());
+    FileLayout layout = table.layoutFor(type, partitions);
+    try (PartitionedDataWriter writer =
+        new PartitionedDataWriter(
+            layout, new Configuration(), path, FileWriteOptions.defaults(), "part-test")) {
+      for (RowData row : rows) {
+        writer.write(row);
+      }
+      return writer.flush();
+    }
+  }
+
+  private static GenericRowData extremes(int id, boolean max) {
+    return GenericRowData.of(
+        max,
+        max ? Byte.MAX_VALUE : Byte.MIN_VALUE,
+        max ? Short.MAX_VALUE : Short.MIN_VALUE,
+        max ? Integer.MAX_VALUE : Integer.MIN_VALUE,
+        max ? Long.MAX_VALUE : Long.MIN_VALUE,
+        max ? Float.MAX_VALUE : -Float.MAX_VALUE,
+        max ? Double.MAX_VALUE : Double.NEGATIVE_INFINITY,
+        decimal(max ? "9999999.99" : "-9999999.99", 9, 2),
+        decimal(max ? "99999999999999.9999" : "-99999999999999.9999", 18, 4),
+        decimal(
+            max
+                ? "9999999999999999999999999999.9999999999"
+                : "-9999999999999999999999999999.9999999999",
+            38,
+            10),
+        StringData.fromString(max ? "zzz" : "\u0000ab"),
+        StringData.fromString(max ? "\uD83D\uDE00 emoji and ümlauts" : ""),
+        new byte[] {(byte) 0xFF, 0, 1, 2},
+        max ? new byte[0] : new byte[] {-128, 127},
+        max ? 2_932_896 : -719_162, // 9999-12-31 and 0001-01-01
+        TimestampData.fromEpochMillis(max ? 253_402_300_799_999L : -62_135_596_800_000L, 999_000),
+        TimestampData.fromEpochMillis(max ? 1L : -1L, max ? 1000 : 999_000),
+        TimestampData.fromEpochMillis(-1L),
+        new GenericArrayData(max ? new Integer[] {1, null, 3} : new Integer[0]),
+        new GenericArrayData(
+            max
+                ? new Object[] {GenericRowData.of(1, StringData.fromString("a")), null}
+                : new Object[0]),
+        new GenericMapData(
+            max
+                ? Map.of(StringData.fromString("k1"), 1L, StringData.fromString("k2"), -1L)
+                : Map.of()),
+        GenericRowData.of(max ? Integer.MAX_VALUE : null, StringData.fromString("nested")),
+        id);
+  }
+
+  private static GenericRowData allNull(int id) {
+    GenericRowData row = new GenericRowData(ALL_TYPES.getFieldCount());
+    row.setField(ALL_TYPES.getFieldCount() - 1, id);
+    return row;
+  }
+
+  private static GenericRowData ordinary(int id) {
+    GenericRowData row = extremes(id, true);
+    row.setField(6, Double.NaN);
+    row.setField(5, Float.NEGATIVE_INFINITY);
+    row.setField(21, GenericRowData.of(null, null));
+    return row;
+  }
+
+  static DecimalData decimal(String value, int precision, int scale) {
+    return DecimalData.fromBigDecimal(new BigDecimal(value), precision, scale);
+  }
+}
