@@ -2,9 +2,9 @@ package io.github.flinkdelta.core.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.parquet.DataFile;
 import io.github.flinkdelta.core.parquet.FileLayout;
-import io.github.flinkdelta.core.parquet.FileWriteOptions;
 import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
 import io.github.flinkdelta.core.testing.CanonicalRows;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
@@ -129,7 +129,11 @@ class TypeRoundTripTest {
     FileLayout layout = table.layoutFor(type, partitions);
     try (PartitionedDataWriter writer =
         new PartitionedDataWriter(
-            layout, new Configuration(), path, FileWriteOptions.defaults(), "part-test")) {
+            layout,
+            new Configuration(),
+            path,
+            DeltaSinkOptions.fileWriteOptions(new org.apache.flink.configuration.Configuration()),
+            "part-test")) {
       for (RowData row : rows) {
         writer.write(row);
       }

@@ -1,0 +1,88 @@
+package io.github.flinkdelta.core.config;
+
+import io.github.flinkdelta.core.parquet.FileWriteOptions;
+import io.github.flinkdelta.core.parquet.FileWriteOptions.Compression;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.ReadableConfig;
+
+/**
+ * The options of the Delta sink. The DataStream builder and the SQL connector both read them
+ * through {@link #fileWriteOptions(ReadableConfig)} and friends, so an option means the same
+ * everywhere.
+ */
+public final class DeltaSinkOptions {
+
+  public static final ConfigOption<String> APP_ID =
+      ConfigOptions.key("sink.app-id")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Delta transaction app id under which the sink commits. Default: a random UUID made"
+                  + " when the job first starts and kept in Flink state, so a job restored from a"
+                  + " savepoint keeps it.");
+
+  public static final ConfigOption<Boolean> CREATE_IF_MISSING =
+      ConfigOptions.key("sink.create-if-missing")
+          .booleanType()
+          .defaultValue(true)
+          .withDescription(
+              "Create the table from the sink's row type and partition columns when it does not"
+                  + " exist.");
+
+  public static final ConfigOption<MemorySize> TARGET_FILE_SIZE =
+      ConfigOptions.key("sink.rolling.target-file-size")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(128))
+          .withDescription(
+              "A data file is closed once the bytes written to it (flushed and buffered) reach"
+                  + " this size. Files are also closed at every checkpoint.");
+
+  public static final ConfigOption<Long> MAX_ROWS_PER_FILE =
+      ConfigOptions.key("sink.rolling.max-rows-per-file")
+          .longType()
+          .defaultValue(Long.MAX_VALUE)
+          .withDescription("A data file is closed once it holds this many rows.");
+
+  public static final ConfigOption<MemorySize> BUFFER_BUDGET =
+      ConfigOptions.key("sink.writer.buffer-budget")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(256))
+          .withDescription(
+              "Bytes that the open data files of one writer subtask may buffer in memory"
+                  + " together. Past it, the largest open file is closed and completed (never"
+                  + " dropped), so many partitions cost smaller files rather than memory.");
+
+  public static final ConfigOption<Compression> COMPRESSION =
+      ConfigOptions.key("sink.parquet.compression")
+          .enumType(Compression.class)
+          .defaultValue(Compression.SNAPPY)
+          .withDescription("Compression codec of the Parquet data files.");
+
+  public static final ConfigOption<MemorySize> ROW_GROUP_SIZE =
+      ConfigOptions.key("sink.parquet.row-group-size")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(128))
+          .withDescription("Parquet row group size.");
+
+  public static final ConfigOption<MemorySize> PAGE_SIZE =
+      ConfigOptions.key("sink.parquet.page-size")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(1))
+          .withDescription("Parquet page size.");
+
+  private DeltaSinkOptions() {}
+
+  /** The file writing options that {@code config} sets, defaults for the rest. */
+  public static FileWriteOptions fileWriteOptions(ReadableConfig config) {
+    return new FileWriteOptions(
+        config.get(COMPRESSION),
+        config.get(TARGET_FILE_SIZE).getBytes(),
+        config.get(MAX_ROWS_PER_FILE),
+        config.get(ROW_GROUP_SIZE).getBytes(),
+        Math.toIntExact(config.get(PAGE_SIZE).getBytes()),
+        config.get(BUFFER_BUDGET).getBytes(),
+        FileWriteOptions.DEFAULT_STATS_STRING_PREFIX_LENGTH);
+  }
+}

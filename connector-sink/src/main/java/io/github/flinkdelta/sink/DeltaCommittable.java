@@ -1,0 +1,18 @@
+package io.github.flinkdelta.sink;
+
+import io.github.flinkdelta.core.parquet.DataFile;
+import java.util.List;
+import java.util.Objects;
+import org.apache.flink.annotation.Internal;
+
+/**
+ * Everything one checkpoint adds to the table: its data files from all writer subtasks, to be
+ * committed as one Delta version under transaction ({@code appId}, {@code checkpointId}).
+ */
+@Internal
+public record DeltaCommittable(String appId, long checkpointId, List<DataFile> files) {
+  public DeltaCommittable {
+    Objects.requireNonNull(appId, "appId");
+    files = List.copyOf(files);
+  }
+}

@@ -1,0 +1,104 @@
+package io.github.flinkdelta.sink;
+
+import java.io.IOException;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.table.data.RowData;
+
+/**
+ * An exactly-once Flink sink for Delta Lake tables. Build one with {@link #builder()}.
+ *
+ * <pre>
+ *   rows ─▶ DeltaSinkWriter (parallel) ─▶ aggregator (parallelism 1) ─▶ DeltaCommitter
+ *           Parquet files per partition    one committable per          one Delta version per
+ *           completed at each checkpoint   checkpoint, app id in state  completed checkpoint
+ * </pre>
+ *
+ * <p>Rows become visible when the checkpoint that holds them completes. Each commit carries the
+ * transaction (app id, checkpoint id), so a commit replayed after a failure is recognised and
+ * skipped: no row is committed twice, and no completed checkpoint's rows are lost.
+ */
+@PublicEvolving
+public final class DeltaSink
+    implements Sink<RowData>,
+        SupportsCommitter<DeltaCommittable>,
+        SupportsPreCommitTopology<DeltaWriteResult, DeltaCommittable> {
+
+  private static final long serialVersionUID = 1L;
+
+  private final DeltaSinkConfig config;
+  private final String uidPrefix;
+
+  DeltaSink(DeltaSinkConfig config, String uidPrefix) {
+    this.config = config;
+    this.uidPrefix = uidPrefix;
+  }
+
+  /** Starts building a sink. */
+  public static DeltaSinkBuilder builder() {
+    return new DeltaSinkBuilder();
+  }
+
+  @Internal
+  public DeltaSinkConfig config() {
+    return config;
+  }
+
+  @Internal
+  @Override
+  public SinkWriter<RowData> createWriter(WriterInitContext context) {
+    return new DeltaSinkWriter(
+        config, context.getTaskInfo().getIndexOfThisSubtask(), context.metricGroup());
+  }
+
+  @Internal
+  @Override
+  public Committer<DeltaCommittable> createCommitter(CommitterInitContext context)
+      throws IOException {
+    return new DeltaCommitter(config, context.getRestoredCheckpointId());
+  }
+
+  @Internal
+  @Override
+  public SimpleVersionedSerializer<DeltaCommittable> getCommittableSerializer() {
+    return new DeltaCommittableSerializer();
+  }
+
+  @Internal
+  @Override
+  public SimpleVersionedSerializer<DeltaWriteResult> getWriteResultSerializer() {
+    return new DeltaWriteResultSerializer();
+  }
+
+  @Internal
+  @Override
+  public DataStream<CommittableMessage<DeltaCommittable>> addPreCommitTopology(
+      DataStream<CommittableMessage<DeltaWriteResult>> writeResults) {
+    SingleOutputStreamOperator<CommittableMessage<DeltaCommittable>> aggregated =
+        writeResults
+            .global()
+            .transform(
+                "Delta aggregator: " + config.tablePath(),
+                CommittableMessageTypeInfo.of(DeltaCommittableSerializer::new),
+                new DeltaWriteResultAggregator(config))
+            .setParallelism(1)
+            .setMaxParallelism(1);
+    if (uidPrefix != null) {
+      aggregated.uid(uidPrefix + "-aggregator");
+    }
+    // The committer runs at the sink's parallelism: route every committable to one subtask.
+    return aggregated.global();
+  }
+}

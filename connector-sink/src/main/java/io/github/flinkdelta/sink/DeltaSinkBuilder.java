@@ -1,0 +1,152 @@
+package io.github.flinkdelta.sink;
+
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.parquet.FileLayout;
+import io.github.flinkdelta.core.table.DeltaTable;
+import io.github.flinkdelta.core.types.DeltaTypes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * Builds a {@link DeltaSink}. Setters only record; {@link #build()} checks everything at once,
+ * opens the table (creating it when asked to), and fails with every problem listed.
+ *
+ * <pre>{@code
+ * DeltaSink sink = DeltaSink.builder()
+ *     .tablePath("s3a://bucket/events")
+ *     .rowType(rowType)
+ *     .partitionColumns("event_date")
+ *     .option(DeltaSinkOptions.TARGET_FILE_SIZE, MemorySize.parse("256mb"))
+ *     .build();
+ * stream.sinkTo(sink).uid("events-delta-sink");
+ * }</pre>
+ */
+@PublicEvolving
+public final class DeltaSinkBuilder {
+
+  private String tablePath;
+  private RowType rowType;
+  private List<String> partitionColumns = List.of();
+  private final Map<String, String> hadoopOptions = new LinkedHashMap<>();
+  private final Map<String, String> tableProperties = new LinkedHashMap<>();
+  private final Configuration options = new Configuration();
+  private String uidPrefix;
+
+  DeltaSinkBuilder() {}
+
+  /** The table's root location, e.g. {@code file:///data/events} or {@code s3a://bucket/t}. */
+  public DeltaSinkBuilder tablePath(String path) {
+    this.tablePath = path;
+    return this;
+  }
+
+  /** The type of the rows the sink receives. */
+  public DeltaSinkBuilder rowType(RowType type) {
+    this.rowType = type;
+    return this;
+  }
+
+  /**
+   * Partition columns, used when the sink creates the table and checked against an existing one.
+   */
+  public DeltaSinkBuilder partitionColumns(String... columns) {
+    this.partitionColumns = List.of(columns);
+    return this;
+  }
+
+  /** A Hadoop file system option, e.g. {@code fs.s3a.endpoint}; values never reach logs. */
+  public DeltaSinkBuilder hadoopOption(String key, String value) {
+    hadoopOptions.put(key, value);
+    return this;
+  }
+
+  /** Hadoop file system options, added to those set before. */
+  public DeltaSinkBuilder hadoopOptions(Map<String, String> options) {
+    hadoopOptions.putAll(options);
+    return this;
+  }
+
+  /** Table properties for a table the sink creates, e.g. {@code delta.checkpointInterval}. */
+  public DeltaSinkBuilder tableProperty(String key, String value) {
+    tableProperties.put(key, value);
+    return this;
+  }
+
+  /** Sets one option of {@link DeltaSinkOptions}. */
+  public <T> DeltaSinkBuilder option(ConfigOption<T> option, T value) {
+    options.set(option, value);
+    return this;
+  }
+
+  /** Adds every option that {@code config} sets, over those set before. */
+  public DeltaSinkBuilder options(ReadableConfig config) {
+    options.addAll(Configuration.fromMap(config.toMap()));
+    return this;
+  }
+
+  /**
+   * Gives the sink's internal aggregator the uid {@code <prefix>-aggregator}, so a savepoint maps
+   * back onto it after the job changes. Set the same kind of stable uid on the sink itself with
+   * {@code sinkTo(sink).uid(...)}: Flink requires it once a sink's inner operators have uids.
+   */
+  public DeltaSinkBuilder uidPrefix(String prefix) {
+    this.uidPrefix = prefix;
+    return this;
+  }
+
+  /**
+   * Checks the configuration, opens the table (creating it when it is missing and {@link
+   * DeltaSinkOptions#CREATE_IF_MISSING} is on), checks that the rows fit it and that the location
+   * is writable.
+   *
+   * @throws IllegalArgumentException naming every missing or invalid setting, or every way in which
+   *     the rows differ from the table
+   * @throws IllegalStateException when the table is missing or its location is not writable
+   */
+  public DeltaSink build() {
+    List<String> problems = new ArrayList<>();
+    if (tablePath == null || tablePath.isBlank()) {
+      problems.add("set tablePath(\"file:///...\" or \"s3a://...\")");
+    }
+    if (rowType == null) {
+      problems.add("set rowType(...) to the type of the rows the sink receives");
+    } else {
+      for (String column : partitionColumns) {
+        if (rowType.getFieldNames().stream().noneMatch(n -> n.equalsIgnoreCase(column))) {
+          problems.add("partition column '" + column + "' is not a column of the rows " + rowType);
+        }
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException("Cannot build DeltaSink: " + String.join("; ", problems));
+    }
+    // Reject types Delta cannot hold before touching storage.
+    DeltaTypes.toDeltaSchema(rowType);
+
+    DeltaTable table =
+        DeltaTable.open(
+            tablePath,
+            DeltaSinkConfig.hadoopConf(hadoopOptions),
+            options.get(DeltaSinkOptions.CREATE_IF_MISSING),
+            rowType,
+            partitionColumns,
+            tableProperties);
+    FileLayout layout = table.layoutFor(rowType, partitionColumns);
+    table.checkWritable();
+    return new DeltaSink(
+        new DeltaSinkConfig(
+            tablePath,
+            hadoopOptions,
+            layout,
+            DeltaSinkOptions.fileWriteOptions(options),
+            options.get(DeltaSinkOptions.APP_ID)),
+        uidPrefix);
+  }
+}

@@ -1,0 +1,68 @@
+package io.github.flinkdelta.sink;
+
+import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+import java.util.UUID;
+import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
+import org.apache.flink.table.data.RowData;
+
+/**
+ * Streams rows into the open data file of their partition and, at every checkpoint, completes the
+ * open files and hands them on as one {@link DeltaWriteResult}. Nothing is visible in the table
+ * until the committer commits the checkpoint.
+ */
+final class DeltaSinkWriter implements CommittingSinkWriter<RowData, DeltaWriteResult> {
+
+  private final PartitionedDataWriter files;
+  private final Counter recordsOut;
+  private final Counter bytesOut;
+
+  DeltaSinkWriter(DeltaSinkConfig config, int subtask, SinkWriterMetricGroup metrics) {
+    // A fresh prefix per writer instance keeps file names unique across subtasks and restarts.
+    String prefix = String.format("part-%05d-%s", subtask, UUID.randomUUID());
+    this.files =
+        new PartitionedDataWriter(
+            config.layout(),
+            config.hadoopConf(),
+            config.tablePath(),
+            config.writeOptions(),
+            prefix);
+    this.recordsOut = metrics.getNumRecordsSendCounter();
+    this.bytesOut = metrics.getNumBytesSendCounter();
+    metrics.gauge("openFiles", files::openFileCount);
+    metrics.gauge("bufferedBytes", files::bufferedBytes);
+  }
+
+  @Override
+  public void write(RowData row, Context context) throws IOException {
+    files.write(row);
+    recordsOut.inc();
+  }
+
+  @Override
+  public void flush(boolean endOfInput) {
+    // Files are completed in prepareCommit, which Flink calls right after this.
+  }
+
+  @Override
+  public Collection<DeltaWriteResult> prepareCommit() throws IOException {
+    List<DataFile> completed = files.flush();
+    if (completed.isEmpty()) {
+      return List.of();
+    }
+    for (DataFile file : completed) {
+      bytesOut.inc(file.sizeBytes());
+    }
+    return List.of(new DeltaWriteResult(completed));
+  }
+
+  @Override
+  public void close() {
+    files.close();
+  }
+}

@@ -1,0 +1,138 @@
+package io.github.flinkdelta.sink;
+
+import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.table.DeltaTable;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
+import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Gathers the write results of all writer subtasks (parallelism 1) and emits one {@link
+ * DeltaCommittable} per checkpoint, tagged with the sink's app id.
+ *
+ * <p>The app id lives in this operator's state: made once when the job first starts (or taken from
+ * {@code sink.app-id}), it survives restores under a new job id. On restore, the operator checks
+ * the table: if the table already holds commits of the app id past the restored checkpoint, the
+ * state is older than the table and the job stops rather than skip data.
+ */
+final class DeltaWriteResultAggregator
+    extends AbstractStreamOperator<CommittableMessage<DeltaCommittable>>
+    implements OneInputStreamOperator<
+            CommittableMessage<DeltaWriteResult>, CommittableMessage<DeltaCommittable>>,
+        BoundedOneInput {
+
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(DeltaWriteResultAggregator.class);
+
+  private final DeltaSinkConfig config;
+
+  private transient ListState<String> appIdState;
+  private transient String appId;
+  private transient TreeMap<Long, List<DataFile>> pending;
+
+  DeltaWriteResultAggregator(DeltaSinkConfig config) {
+    this.config = config;
+  }
+
+  @Override
+  public void initializeState(StateInitializationContext context) throws Exception {
+    super.initializeState(context);
+    pending = new TreeMap<>();
+    appIdState =
+        context
+            .getOperatorStateStore()
+            .getListState(new ListStateDescriptor<>("delta-sink-app-id", String.class));
+    String restored = null;
+    for (String value : appIdState.get()) {
+      restored = value;
+    }
+    if (config.appId() != null) {
+      appId = config.appId();
+      if (restored != null && !restored.equals(appId)) {
+        LOG.warn(
+            "Delta sink for {} continues under the configured app id {} instead of the restored"
+                + " app id {}",
+            config.tablePath(),
+            appId,
+            restored);
+      }
+    } else {
+      appId = restored != null ? restored : UUID.randomUUID().toString();
+    }
+
+    boolean restoredState = context.getRestoredCheckpointId().isPresent();
+    if (restoredState || config.appId() != null) {
+      long tableTxn =
+          DeltaTable.open(config.tablePath(), config.hadoopConf()).transactionVersion(appId);
+      if (restoredState) {
+        long checkpoint = context.getRestoredCheckpointId().getAsLong();
+        if (tableTxn > checkpoint) {
+          throw new SuppressRestartsException(
+              new IllegalStateException(
+                  SinkErrors.restoredStateOlderThanTable(
+                      config.tablePath(), appId, checkpoint, tableTxn)));
+        }
+      } else if (tableTxn >= 0) {
+        throw new SuppressRestartsException(
+            new IllegalStateException(
+                SinkErrors.appIdAlreadyUsed(config.tablePath(), appId, tableTxn)));
+      }
+    }
+    LOG.info("Delta sink for {} writes under app id {}", config.tablePath(), appId);
+  }
+
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    appIdState.update(List.of(appId));
+  }
+
+  @Override
+  public void processElement(StreamRecord<CommittableMessage<DeltaWriteResult>> element) {
+    if (element.getValue() instanceof CommittableWithLineage<DeltaWriteResult> result) {
+      pending
+          .computeIfAbsent(result.getCheckpointId(), id -> new ArrayList<>())
+          .addAll(result.getCommittable().files());
+    }
+  }
+
+  @Override
+  public void prepareSnapshotPreBarrier(long checkpointId) {
+    emitUpTo(checkpointId);
+  }
+
+  @Override
+  public void endInput() {
+    emitUpTo(Long.MAX_VALUE);
+  }
+
+  private void emitUpTo(long checkpointId) {
+    Iterator<Map.Entry<Long, List<DataFile>>> it =
+        pending.headMap(checkpointId, true).entrySet().iterator();
+    while (it.hasNext()) {
+      Map.Entry<Long, List<DataFile>> entry = it.next();
+      long id = entry.getKey();
+      DeltaCommittable committable = new DeltaCommittable(appId, id, entry.getValue());
+      output.collect(new StreamRecord<>(new CommittableSummary<>(0, 1, id, 1, 0)));
+      output.collect(new StreamRecord<>(new CommittableWithLineage<>(committable, id, 0)));
+      it.remove();
+    }
+  }
+}

@@ -1,0 +1,96 @@
+package io.github.flinkdelta.it;
+
+import io.github.flinkdelta.sink.DeltaCommittable;
+import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.sink.DeltaWriteResult;
+import java.io.IOException;
+import java.util.Collection;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.table.data.RowData;
+
+/**
+ * A {@link DeltaSink} whose committer fails in its first attempts, either before the Delta commit
+ * (the checkpoint completed, the commit never happened) or right after it (the commit landed, but
+ * Flink sees a failure and must not commit it twice).
+ */
+final class FaultyCommitSink
+    implements Sink<RowData>,
+        SupportsCommitter<DeltaCommittable>,
+        SupportsPreCommitTopology<DeltaWriteResult, DeltaCommittable> {
+
+  enum When {
+    BEFORE_COMMIT,
+    AFTER_COMMIT
+  }
+
+  private final DeltaSink delegate;
+  private final When when;
+  private final int failingAttempts;
+  private final long fromCheckpoint;
+
+  FaultyCommitSink(DeltaSink delegate, When when, int failingAttempts, long fromCheckpoint) {
+    this.delegate = delegate;
+    this.when = when;
+    this.failingAttempts = failingAttempts;
+    this.fromCheckpoint = fromCheckpoint;
+  }
+
+  @Override
+  public SinkWriter<RowData> createWriter(WriterInitContext context) throws IOException {
+    return delegate.createWriter(context);
+  }
+
+  @Override
+  public Committer<DeltaCommittable> createCommitter(CommitterInitContext context)
+      throws IOException {
+    Committer<DeltaCommittable> committer = delegate.createCommitter(context);
+    boolean faulty = context.getTaskInfo().getAttemptNumber() < failingAttempts;
+    return new Committer<>() {
+      @Override
+      public void commit(Collection<CommitRequest<DeltaCommittable>> requests)
+          throws IOException, InterruptedException {
+        boolean fail =
+            faulty
+                && requests.stream()
+                    .anyMatch(r -> r.getCommittable().checkpointId() >= fromCheckpoint);
+        if (fail && when == When.BEFORE_COMMIT) {
+          throw new IllegalStateException("Injected failure before the Delta commit");
+        }
+        committer.commit(requests);
+        if (fail) {
+          throw new IllegalStateException("Injected failure after the Delta commit");
+        }
+      }
+
+      @Override
+      public void close() throws Exception {
+        committer.close();
+      }
+    };
+  }
+
+  @Override
+  public SimpleVersionedSerializer<DeltaCommittable> getCommittableSerializer() {
+    return delegate.getCommittableSerializer();
+  }
+
+  @Override
+  public DataStream<CommittableMessage<DeltaCommittable>> addPreCommitTopology(
+      DataStream<CommittableMessage<DeltaWriteResult>> results) {
+    return delegate.addPreCommitTopology(results);
+  }
+
+  @Override
+  public SimpleVersionedSerializer<DeltaWriteResult> getWriteResultSerializer() {
+    return delegate.getWriteResultSerializer();
+  }
+}
