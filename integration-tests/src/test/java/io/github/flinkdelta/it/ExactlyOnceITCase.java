@@ -111,8 +111,13 @@ class ExactlyOnceITCase {
   }
 
   static void assertExactly(String table, long count) {
+    assertExactly(table, count, BUCKETS);
+  }
+
+  /** The table holds rows 0 to count - 1, each exactly once. */
+  static void assertExactly(String table, long count, int buckets) {
     List<List<Object>> rows = DeltaTableReader.readAll(table);
     assertThat(rows).hasSize((int) count);
-    assertThat(rows).containsExactlyInAnyOrderElementsOf(TestRows.expected(count, BUCKETS));
+    assertThat(rows).containsExactlyInAnyOrderElementsOf(TestRows.expected(count, buckets));
   }
 }

@@ -1,0 +1,107 @@
+package io.github.flinkdelta.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.flinkdelta.core.testing.DeltaTableReader;
+import io.github.flinkdelta.sink.DeltaSink;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Stop-with-savepoint and resubmission under a new job id; restoring an older savepoint. */
+class SavepointITCase {
+
+  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.extension();
+
+  private static final int BUCKETS = 5;
+  private static final long ROWS = 8_000;
+
+  @TempDir Path dir;
+
+  @Test
+  void resumingFromASavepointUnderANewJobIdNeitherDuplicatesNorLoses() throws Exception {
+    String table = dir.resolve("resume").toUri().toString();
+
+    JobClient first = start(table, null);
+    String savepoint = stopAfterVersion(first, table, 2);
+    assertThat(DeltaTableReader.readAll(table)).hasSizeLessThan((int) ROWS);
+
+    JobClient second = start(table, savepoint);
+    assertThat(second.getJobID()).isNotEqualTo(first.getJobID());
+    second.getJobExecutionResult().get(2, TimeUnit.MINUTES);
+
+    ExactlyOnceITCase.assertExactly(table, ROWS, BUCKETS);
+  }
+
+  @Test
+  void restoringAnOlderSavepointAfterNewerCommitsFailsClearlyAndLosesNothing() throws Exception {
+    String table = dir.resolve("rollback").toUri().toString();
+
+    String older = stopAfterVersion(start(table, null), table, 2);
+    String newer =
+        stopAfterVersion(start(table, older), table, DeltaTableReader.version(table) + 2);
+    assertThat(newer).isNotNull();
+    List<List<Object>> before = DeltaTableReader.readAll(table);
+    long versionBefore = DeltaTableReader.version(table);
+
+    JobClient rollback = start(table, older);
+    assertThatThrownBy(() -> rollback.getJobExecutionResult().get(2, TimeUnit.MINUTES))
+        .satisfies(
+            e -> {
+              assertThat(ExceptionUtils.findThrowable(e, SuppressRestartsException.class))
+                  .isPresent();
+              assertThat(ExceptionUtils.stringifyException(e))
+                  .contains("restored from checkpoint")
+                  .contains("sink.app-id")
+                  .contains(table);
+            });
+
+    assertThat(DeltaTableReader.version(table)).isEqualTo(versionBefore);
+    assertThat(DeltaTableReader.readAll(table)).containsExactlyInAnyOrderElementsOf(before);
+  }
+
+  private JobClient start(String table, String savepoint) throws Exception {
+    StreamExecutionEnvironment env = MiniClusters.env(100, 3, 2, savepoint);
+    DeltaSink sink =
+        DeltaSink.builder()
+            .tablePath(table)
+            .rowType(TestRows.TYPE)
+            .partitionColumns("bucket")
+            .uidPrefix("delta-sink")
+            .build();
+    TestRows.source(env, ROWS, 1_000, BUCKETS).sinkTo(sink).uid("delta-sink");
+    return env.executeAsync("savepoint test");
+  }
+
+  private String stopAfterVersion(JobClient job, String table, long version) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+    while (versionOf(table) < version) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("table " + table + " never reached version " + version);
+      }
+      Thread.sleep(50);
+    }
+    return job.stopWithSavepoint(
+            false, dir.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
+        .get(1, TimeUnit.MINUTES);
+  }
+
+  private static long versionOf(String table) {
+    try {
+      return DeltaTableReader.version(table);
+    } catch (RuntimeException e) {
+      return -1;
+    }
+  }
+}
