@@ -93,6 +93,7 @@ public final class DeltaTable {
         throw new IllegalStateException(TableErrors.tableNotFound(path), e);
       }
     }
+    checkWritable(path, conf);
     create(engine, path, rowType, partitionColumns, properties);
     return new DeltaTable(path, conf, TableManager.loadSnapshot(path).build(engine));
   }
@@ -168,6 +169,10 @@ public final class DeltaTable {
 
   /** Fails unless this process can create and delete a file under the table's root. */
   public void checkWritable() {
+    checkWritable(path, conf);
+  }
+
+  private static void checkWritable(String path, Configuration conf) {
     Path probe = new Path(path, ".flink-delta-write-check-" + UUID.randomUUID());
     try {
       FileSystem fs = probe.getFileSystem(conf);

@@ -1,0 +1,118 @@
+package io.github.flinkdelta.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.types.UnsupportedColumnTypeException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.DayTimeIntervalType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.TimeType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What {@link DeltaSinkBuilder#build()} refuses, and how it says so. */
+class DeltaSinkBuilderTest {
+
+  private static final RowType TYPE =
+      RowType.of(
+          new LogicalType[] {new BigIntType(false), new VarCharType(100), new IntType()},
+          new String[] {"id", "name", "bucket"});
+
+  @TempDir Path dir;
+
+  @Test
+  void missingSettingsAreListedTogether() {
+    assertThatThrownBy(() -> DeltaSink.builder().build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("tablePath")
+        .hasMessageContaining("rowType");
+  }
+
+  @Test
+  void unknownPartitionColumnIsNamed() {
+    assertThatThrownBy(
+            () ->
+                DeltaSink.builder()
+                    .tablePath(table("t"))
+                    .rowType(TYPE)
+                    .partitionColumns("day")
+                    .build())
+        .hasMessageContaining("partition column 'day'");
+  }
+
+  @Test
+  void typesDeltaCannotHoldAreRefusedWithTheirColumnPaths() {
+    RowType nested = RowType.of(new LogicalType[] {new TimeType()}, new String[] {"at"});
+    RowType type =
+        RowType.of(
+            new LogicalType[] {
+              new IntType(),
+              nested,
+              new DayTimeIntervalType(DayTimeIntervalType.DayTimeResolution.DAY)
+            },
+            new String[] {"id", "inner", "wait"});
+    assertThatThrownBy(() -> DeltaSink.builder().tablePath(table("t")).rowType(type).build())
+        .isInstanceOf(UnsupportedColumnTypeException.class)
+        .hasMessageContaining("column 'inner.at' has type TIME(0)")
+        .hasMessageContaining("column 'wait' has type INTERVAL DAY");
+    assertThat(Files.exists(dir.resolve("t"))).isFalse();
+  }
+
+  @Test
+  void rowsThatDoNotMatchAnExistingTableFailWithEveryDifference() {
+    String table = table("existing");
+    DeltaSink.builder().tablePath(table).rowType(TYPE).partitionColumns("bucket").build();
+
+    RowType other =
+        RowType.of(
+            new LogicalType[] {new IntType(false), new IntType(), new VarCharType(10)},
+            new String[] {"id", "bucket", "extra"});
+    assertThatThrownBy(
+            () ->
+                DeltaSink.builder()
+                    .tablePath(table)
+                    .rowType(other)
+                    .partitionColumns("bucket")
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(table)
+        .hasMessageContaining("column 'id' is long in the table but integer in the rows")
+        .hasMessageContaining("column 'name' (string) is missing from the rows")
+        .hasMessageContaining("column 'extra' (string) of the rows is not in the table");
+  }
+
+  @Test
+  void missingTableWithoutCreateIfMissingFailsClearly() {
+    assertThatThrownBy(
+            () ->
+                DeltaSink.builder()
+                    .tablePath(table("absent"))
+                    .rowType(TYPE)
+                    .option(DeltaSinkOptions.CREATE_IF_MISSING, false)
+                    .build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("There is no Delta table at " + table("absent"))
+        .hasMessageContaining("create-if-missing");
+  }
+
+  @Test
+  void unwritableLocationFailsAtBuildTime() throws Exception {
+    Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
+    String table = file.resolve("table").toUri().toString();
+    assertThatThrownBy(() -> DeltaSink.builder().tablePath(table).rowType(TYPE).build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("Cannot write to Delta table location " + table)
+        .hasMessageContaining("permissions");
+  }
+
+  private String table(String name) {
+    return dir.resolve(name).toUri().toString();
+  }
+}
