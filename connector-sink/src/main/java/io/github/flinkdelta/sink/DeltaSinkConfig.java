@@ -2,6 +2,7 @@ package io.github.flinkdelta.sink;
 
 import io.github.flinkdelta.core.parquet.FileLayout;
 import io.github.flinkdelta.core.parquet.FileWriteOptions;
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import java.io.Serializable;
 import java.util.Map;
 import java.util.Objects;
@@ -39,9 +40,7 @@ public record DeltaSinkConfig(
   }
 
   static Configuration hadoopConf(Map<String, String> options) {
-    Configuration conf = new Configuration();
-    options.forEach(conf::set);
-    return conf;
+    return HadoopConfigurations.of(options);
   }
 
   @Override

@@ -14,7 +14,6 @@ import io.delta.kernel.exceptions.ConcurrentWriteException;
 import io.delta.kernel.exceptions.TableAlreadyExistsException;
 import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.expressions.Column;
-import io.delta.kernel.hook.PostCommitHook;
 import io.delta.kernel.transaction.DataLayoutSpec;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
@@ -247,7 +246,10 @@ public final class DeltaTable {
     } else {
       refresh();
     }
-    runHooks(result.getPostCommitHooks());
+    // Kernel's post-commit hooks (Delta checkpoint, checksum) are not run here: run in the
+    // committer's thread, a task cancellation can interrupt the checkpoint write and leave a
+    // partial checkpoint file that breaks every later snapshot load. Checkpoints need an atomic
+    // writer off the commit path first.
     return new CommitResult(true, result.getVersion(), txnVersion);
   }
 
@@ -282,21 +284,6 @@ public final class DeltaTable {
       }
     }
     return actions;
-  }
-
-  private void runHooks(List<PostCommitHook> hooks) {
-    for (PostCommitHook hook : hooks) {
-      if (hook.getType() == PostCommitHook.PostCommitHookType.CHECKSUM_FULL) {
-        // A full checksum replays the whole log: far too slow for every streaming commit.
-        continue;
-      }
-      try {
-        hook.threadSafeInvoke(engine);
-      } catch (IOException | RuntimeException e) {
-        // Checkpoints and checksums speed up readers; the commit itself has already succeeded.
-        LOG.warn("Post-commit {} of {} failed; the commit stands", hook.getType(), path, e);
-      }
-    }
   }
 
   private static List<String> lowerCase(List<String> names) {

@@ -3,6 +3,7 @@ package io.github.flinkdelta.core.parquet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.DeltaTable;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,7 +16,6 @@ import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
-import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,7 +33,8 @@ class BufferBudgetTest {
   void largestOpenFileIsCompletedWhenTheBudgetIsExceeded() throws Exception {
     String path = dir.resolve("t").toUri().toString();
     DeltaTable table =
-        DeltaTable.open(path, new Configuration(), true, TYPE, List.of("bucket"), Map.of());
+        DeltaTable.open(
+            path, HadoopConfigurations.of(Map.of()), true, TYPE, List.of("bucket"), Map.of());
     org.apache.flink.configuration.Configuration options =
         new org.apache.flink.configuration.Configuration();
     long budget = MemorySize.parse("256kb").getBytes();
@@ -47,7 +48,7 @@ class BufferBudgetTest {
     try (PartitionedDataWriter writer =
         new PartitionedDataWriter(
             table.layoutFor(TYPE, List.of("bucket")),
-            new Configuration(),
+            HadoopConfigurations.of(Map.of()),
             path,
             writeOptions,
             "p")) {

@@ -3,12 +3,14 @@ package io.github.flinkdelta.core.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.testing.CanonicalRows;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
@@ -20,7 +22,6 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimestampType;
 import org.apache.flink.table.types.logical.VarCharType;
-import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,7 +59,7 @@ class PartitionValuesTest {
     String path = dir.resolve("partitions").toUri().toString();
     List<String> partitions = List.of("p_str", "p_date", "p_ts", "p_ltz");
     List<DataFile> files = TypeRoundTripTest.write(path, TYPE, partitions, rows);
-    DeltaTable.open(path, new Configuration()).commit("app", 1, files);
+    DeltaTable.open(path, HadoopConfigurations.of(Map.of())).commit("app", 1, files);
 
     assertThat(files).hasSize(values.length);
     assertThat(DeltaTableReader.readAll(path))

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
@@ -83,7 +85,7 @@ class StatisticsTest {
     String path = dir.resolve("limited").toUri().toString();
     DeltaTable.open(
         path,
-        new org.apache.hadoop.conf.Configuration(),
+        HadoopConfigurations.of(Map.of()),
         true,
         TYPE,
         List.of(),

@@ -6,6 +6,7 @@ import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.parquet.DataFile;
 import io.github.flinkdelta.core.parquet.FileLayout;
 import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.testing.CanonicalRows;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import java.math.BigDecimal;
@@ -39,7 +40,6 @@ import org.apache.flink.table.types.logical.TimestampType;
 import org.apache.flink.table.types.logical.TinyIntType;
 import org.apache.flink.table.types.logical.VarBinaryType;
 import org.apache.flink.table.types.logical.VarCharType;
-import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -116,7 +116,7 @@ class TypeRoundTripTest {
 
     String path = dir.resolve("types").toUri().toString();
     List<DataFile> files = write(path, ALL_TYPES, List.of(), rows);
-    DeltaTable table = DeltaTable.open(path, new Configuration());
+    DeltaTable table = DeltaTable.open(path, HadoopConfigurations.of(Map.of()));
     table.commit("app", 1, files);
 
     List<List<Object>> expected = rows.stream().map(r -> CanonicalRows.of(r, ALL_TYPES)).toList();
@@ -125,12 +125,13 @@ class TypeRoundTripTest {
 
   static List<DataFile> write(
       String path, RowType type, List<String> partitions, List<RowData> rows) throws Exception {
-    DeltaTable table = DeltaTable.open(path, new Configuration(), true, type, partitions, Map.of());
+    DeltaTable table =
+        DeltaTable.open(path, HadoopConfigurations.of(Map.of()), true, type, partitions, Map.of());
     FileLayout layout = table.layoutFor(type, partitions);
     try (PartitionedDataWriter writer =
         new PartitionedDataWriter(
             layout,
-            new Configuration(),
+            HadoopConfigurations.of(Map.of()),
             path,
             DeltaSinkOptions.fileWriteOptions(new org.apache.flink.configuration.Configuration()),
             "part-test")) {

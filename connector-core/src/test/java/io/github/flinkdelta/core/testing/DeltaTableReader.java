@@ -50,7 +50,8 @@ public final class DeltaTableReader {
   private DeltaTableReader() {}
 
   public static List<List<Object>> readAll(String path) {
-    return readAll(path, new Configuration());
+    return readAll(
+        path, io.github.flinkdelta.core.storage.HadoopConfigurations.of(java.util.Map.of()));
   }
 
   public static List<List<Object>> readAll(String path, Configuration conf) {

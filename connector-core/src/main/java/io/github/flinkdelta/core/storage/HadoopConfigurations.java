@@ -1,0 +1,28 @@
+package io.github.flinkdelta.core.storage;
+
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Builds the Hadoop configuration the connector reads and writes a table with: the user's storage
+ * options, over two defaults for the local file system that keep Hadoop from forking a shell
+ * process per file (see {@link ForklessLocalFileSystem}) and per commit. Users' own settings of the
+ * same keys win.
+ */
+public final class HadoopConfigurations {
+
+  static final String LOCAL_FS_IMPL = "fs.file.impl";
+  static final String LOCAL_LOG_STORE = "io.delta.kernel.logStore.file.impl";
+
+  private HadoopConfigurations() {}
+
+  public static Configuration of(Map<String, String> options) {
+    Configuration conf = new Configuration();
+    conf.set(LOCAL_FS_IMPL, ForklessLocalFileSystem.class.getName());
+    // Delta's default HDFSLogStore renames through Hadoop's FileContext, which forks a
+    // `readlink` process per commit on the local file system.
+    conf.set(LOCAL_LOG_STORE, "io.delta.storage.LocalLogStore");
+    options.forEach(conf::set);
+    return conf;
+  }
+}
