@@ -31,8 +31,10 @@ class ExactlyOnceITCase {
     String table = table("task-failures");
     StreamExecutionEnvironment env = MiniClusters.env(100, 5, 2);
     TestRows.source(env, count, 3_000, BUCKETS).map(new FailingMapper(3, 700)).sinkTo(sink(table));
+    FailingMapper.INJECTED.set(0);
     env.execute("repeated task failures");
 
+    assertThat(FailingMapper.INJECTED.get()).isGreaterThanOrEqualTo(3);
     assertExactly(table, count);
   }
 
@@ -43,8 +45,10 @@ class ExactlyOnceITCase {
     StreamExecutionEnvironment env = MiniClusters.env(100, 5, 2);
     TestRows.source(env, count, 3_000, BUCKETS)
         .sinkTo(new FaultyCommitSink(sink(table), FaultyCommitSink.When.BEFORE_COMMIT, 2, 3));
+    FaultyCommitSink.INJECTED.set(0);
     env.execute("failure before commit");
 
+    assertThat(FaultyCommitSink.INJECTED.get()).isEqualTo(2);
     assertExactly(table, count);
   }
 
@@ -55,8 +59,10 @@ class ExactlyOnceITCase {
     StreamExecutionEnvironment env = MiniClusters.env(100, 5, 2);
     TestRows.source(env, count, 3_000, BUCKETS)
         .sinkTo(new FaultyCommitSink(sink(table), FaultyCommitSink.When.AFTER_COMMIT, 2, 3));
+    FaultyCommitSink.INJECTED.set(0);
     env.execute("failure after commit");
 
+    assertThat(FaultyCommitSink.INJECTED.get()).isEqualTo(2);
     assertExactly(table, count);
   }
 

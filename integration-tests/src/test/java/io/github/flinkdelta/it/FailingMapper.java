@@ -9,6 +9,10 @@ import org.apache.flink.table.data.RowData;
  */
 final class FailingMapper extends RichMapFunction<RowData, RowData> {
 
+  /** Failures thrown so far in this JVM (the MiniCluster runs in the test's JVM). */
+  static final java.util.concurrent.atomic.AtomicInteger INJECTED =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   private final int failures;
   private final long afterRecords;
   private long seen;
@@ -21,6 +25,7 @@ final class FailingMapper extends RichMapFunction<RowData, RowData> {
   @Override
   public RowData map(RowData row) {
     if (getRuntimeContext().getTaskInfo().getAttemptNumber() < failures && ++seen >= afterRecords) {
+      INJECTED.incrementAndGet();
       throw new IllegalStateException("Injected failure after " + afterRecords + " rows");
     }
     return row;

@@ -27,6 +27,10 @@ final class FaultyCommitSink
         SupportsCommitter<DeltaCommittable>,
         SupportsPreCommitTopology<DeltaWriteResult, DeltaCommittable> {
 
+  /** Failures thrown so far in this JVM (the MiniCluster runs in the test's JVM). */
+  static final java.util.concurrent.atomic.AtomicInteger INJECTED =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   enum When {
     BEFORE_COMMIT,
     AFTER_COMMIT
@@ -63,10 +67,12 @@ final class FaultyCommitSink
                 && requests.stream()
                     .anyMatch(r -> r.getCommittable().checkpointId() >= fromCheckpoint);
         if (fail && when == When.BEFORE_COMMIT) {
+          INJECTED.incrementAndGet();
           throw new IllegalStateException("Injected failure before the Delta commit");
         }
         committer.commit(requests);
         if (fail) {
+          INJECTED.incrementAndGet();
           throw new IllegalStateException("Injected failure after the Delta commit");
         }
       }
