@@ -1,0 +1,92 @@
+package io.github.flinkdelta.core.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import io.github.flinkdelta.core.testing.CanonicalRows;
+import io.github.flinkdelta.core.testing.DeltaTableReader;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.MessageType;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Tables with column mapping get physical column names (and, in id mode, field ids) in files. */
+class ColumnMappingTest {
+
+  private static final RowType INNER =
+      RowType.of(new LogicalType[] {new IntType()}, new String[] {"x"});
+  private static final RowType TYPE =
+      RowType.of(
+          new LogicalType[] {new BigIntType(), new VarCharType(50), new IntType(), INNER},
+          new String[] {"id", "name", "part", "inner"});
+
+  @TempDir Path dir;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"name", "id"})
+  void writesPhysicalNamesAndReadsBackByLogicalNames(String mode) throws Exception {
+    String path = dir.resolve(mode).toUri().toString();
+    var conf = HadoopConfigurations.of(Map.of());
+    DeltaTable table =
+        DeltaTable.open(
+            path, conf, true, TYPE, List.of("part"), Map.of("delta.columnMapping.mode", mode));
+    List<RowData> rows =
+        List.of(
+            GenericRowData.of(1L, StringData.fromString("a"), 7, GenericRowData.of(10)),
+            GenericRowData.of(2L, null, 8, null));
+    List<DataFile> files;
+    try (PartitionedDataWriter writer =
+        new PartitionedDataWriter(
+            table.layoutFor(TYPE, List.of("part")),
+            conf,
+            path,
+            DeltaSinkOptions.fileWriteOptions(new Configuration()),
+            "cm")) {
+      for (RowData row : rows) {
+        writer.write(row);
+      }
+      files = writer.flush();
+    }
+    table.commit("app", 1, files);
+
+    assertThat(DeltaTableReader.readAll(path))
+        .containsExactlyInAnyOrderElementsOf(
+            rows.stream().map(r -> CanonicalRows.of(r, TYPE)).toList());
+
+    MessageType schema = footerSchema(dir.resolve(mode), files.get(0).path());
+    assertThat(schema.getFields()).noneMatch(f -> f.getName().equals("name"));
+    assertThat(schema.getFields()).allMatch(f -> f.getName().startsWith("col-"));
+    if (mode.equals("id")) {
+      assertThat(schema.getFields()).allMatch(f -> f.getId() != null);
+    }
+    // Statistics are keyed by the physical names too.
+    assertThat(files.get(0).statsJson()).contains("col-").doesNotContain("\"name\"");
+  }
+
+  private static MessageType footerSchema(Path tableDir, String relative) throws Exception {
+    Path file = tableDir.resolve(relative);
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(
+            HadoopInputFile.fromPath(
+                new org.apache.hadoop.fs.Path(file.toUri()), HadoopConfigurations.of(Map.of())))) {
+      return reader.getFooter().getFileMetaData().getSchema();
+    }
+  }
+}
