@@ -50,9 +50,10 @@ public final class DeltaSinkOptions {
           .memoryType()
           .defaultValue(MemorySize.ofMebiBytes(256))
           .withDescription(
-              "Bytes that the open data files of one writer subtask may buffer in memory"
-                  + " together. Past it, the largest open file is closed and completed (never"
-                  + " dropped), so many partitions cost smaller files rather than memory.");
+              "Memory that the open data files of one writer subtask may hold together: their"
+                  + " encoded, unflushed bytes plus about 64 KB per open file. Past it, the"
+                  + " largest open file is closed and completed (never dropped), so many"
+                  + " partitions cost smaller files rather than memory.");
 
   public static final ConfigOption<Compression> COMPRESSION =
       ConfigOptions.key("sink.parquet.compression")

@@ -13,6 +13,7 @@ import java.util.Optional;
 import org.apache.flink.table.data.RowData;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
@@ -27,6 +28,14 @@ import org.apache.parquet.schema.MessageType;
  * statistics gathered while writing.
  */
 public final class DataFileWriter implements AutoCloseable {
+
+  private static final int INITIAL_COMPRESSION_BUFFER = 4096;
+
+  /**
+   * The heap an open file holds before any data: parquet-hadoop's writer, column stores and output
+   * stream buffers. Measured at about 60 KB per file with Parquet 1.16, whatever the column count.
+   */
+  static final long OPEN_FILE_OVERHEAD_BYTES = 64 * 1024;
 
   private final String relativePath;
   private final Map<String, String> partitionValues;
@@ -68,6 +77,9 @@ public final class DataFileWriter implements AutoCloseable {
             .withConf(conf)
             .withWriteMode(ParquetFileWriter.Mode.CREATE)
             .withCompressionCodec(codec(options.compression()))
+            // Parquet's default codec factory reserves a page-sized buffer per open file up
+            // front; this one starts small and grows only when pages are actually written.
+            .withCodecFactory(new CodecFactory(conf, INITIAL_COMPRESSION_BUFFER))
             .withRowGroupSize(options.rowGroupSizeBytes())
             .withPageSize(options.pageSizeBytes())
             .withDictionaryPageSize(options.pageSizeBytes())
@@ -89,9 +101,12 @@ public final class DataFileWriter implements AutoCloseable {
     return writer.getDataSize();
   }
 
-  /** Bytes encoded but not yet flushed to storage: this file's share of the memory budget. */
+  /**
+   * This file's share of the memory budget: the bytes encoded but not yet flushed to storage, plus
+   * the fixed {@link #OPEN_FILE_OVERHEAD_BYTES} of an open file.
+   */
   public long bufferedBytes() {
-    return Math.max(0, writer.getDataSize() - output.position());
+    return OPEN_FILE_OVERHEAD_BYTES + Math.max(0, writer.getDataSize() - output.position());
   }
 
   public String relativePath() {

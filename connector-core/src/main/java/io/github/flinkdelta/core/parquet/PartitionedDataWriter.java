@@ -109,7 +109,10 @@ public final class PartitionedDataWriter implements AutoCloseable {
     return openFiles.size() + (unpartitioned == null ? 0 : 1);
   }
 
-  /** Bytes encoded by the open files and not yet flushed to storage. */
+  /**
+   * The memory the open files hold by the budget's measure: their encoded, unflushed bytes plus a
+   * fixed overhead per open file.
+   */
   public long bufferedBytes() {
     return bufferedBytes;
   }

@@ -37,12 +37,12 @@ class BufferBudgetTest {
             path, HadoopConfigurations.of(Map.of()), true, TYPE, List.of("bucket"), Map.of());
     org.apache.flink.configuration.Configuration options =
         new org.apache.flink.configuration.Configuration();
-    long budget = MemorySize.parse("256kb").getBytes();
+    long budget = MemorySize.parse("2mb").getBytes();
     options.set(DeltaSinkOptions.BUFFER_BUDGET, new MemorySize(budget));
     FileWriteOptions writeOptions = DeltaSinkOptions.fileWriteOptions(options);
 
     int partitions = 100;
-    long rows = 30_000;
+    long rows = 20_000;
     long maxBuffered = 0;
     List<DataFile> files;
     try (PartitionedDataWriter writer =

@@ -61,8 +61,33 @@ public final class DeltaTableReader {
   }
 
   public static long version(String path) {
-    Engine engine = DefaultEngine.create(new Configuration());
+    Engine engine =
+        DefaultEngine.create(
+            io.github.flinkdelta.core.storage.HadoopConfigurations.of(java.util.Map.of()));
     return TableManager.loadSnapshot(path).build(engine).getVersion();
+  }
+
+  /** The number of data files in the table's latest version. */
+  public static long fileCount(String path) {
+    Engine engine =
+        DefaultEngine.create(
+            io.github.flinkdelta.core.storage.HadoopConfigurations.of(java.util.Map.of()));
+    Snapshot snapshot = TableManager.loadSnapshot(path).build(engine);
+    long files = 0;
+    try (CloseableIterator<FilteredColumnarBatch> batches =
+        snapshot.getScanBuilder().build().getScanFiles(engine)) {
+      while (batches.hasNext()) {
+        try (CloseableIterator<Row> rows = batches.next().getRows()) {
+          while (rows.hasNext()) {
+            rows.next();
+            files++;
+          }
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return files;
   }
 
   public static List<List<Object>> read(Engine engine, Snapshot snapshot) {
