@@ -54,6 +54,15 @@ final class DataFileSerialization {
     return files;
   }
 
+  /** The error for state written by another version of the connector. */
+  static IOException unknownVersion(String state, int version, int supported) {
+    return new IOException(
+        String.format(
+            "Cannot read %s state version %d; this connector reads version %d. Restore with the"
+                + " connector version that wrote it.",
+            state, version, supported));
+  }
+
   static void writeString(String value, DataOutputView out) throws IOException {
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
     out.writeInt(bytes.length);

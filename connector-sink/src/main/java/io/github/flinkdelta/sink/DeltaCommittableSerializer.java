@@ -30,12 +30,7 @@ public final class DeltaCommittableSerializer
   @Override
   public DeltaCommittable deserialize(int version, byte[] serialized) throws IOException {
     if (version != VERSION) {
-      throw new IOException(
-          "Cannot read Delta committable state version "
-              + version
-              + "; this connector reads version "
-              + VERSION
-              + ". Restore with the connector version that wrote it.");
+      throw DataFileSerialization.unknownVersion("Delta committable", version, VERSION);
     }
     DataInputDeserializer in = new DataInputDeserializer(serialized);
     String appId = DataFileSerialization.readString(in);

@@ -52,11 +52,6 @@ public final class DeltaSink
   }
 
   @Internal
-  public DeltaSinkConfig config() {
-    return config;
-  }
-
-  @Internal
   @Override
   public SinkWriter<RowData> createWriter(WriterInitContext context) {
     return new DeltaSinkWriter(

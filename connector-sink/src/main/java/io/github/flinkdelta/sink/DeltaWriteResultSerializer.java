@@ -28,12 +28,7 @@ public final class DeltaWriteResultSerializer
   @Override
   public DeltaWriteResult deserialize(int version, byte[] serialized) throws IOException {
     if (version != VERSION) {
-      throw new IOException(
-          "Cannot read Delta write result state version "
-              + version
-              + "; this connector reads version "
-              + VERSION
-              + ". Restore with the connector version that wrote it.");
+      throw DataFileSerialization.unknownVersion("Delta write result", version, VERSION);
     }
     return new DeltaWriteResult(
         DataFileSerialization.readFiles(new DataInputDeserializer(serialized)));

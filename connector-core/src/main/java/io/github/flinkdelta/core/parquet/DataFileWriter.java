@@ -109,10 +109,6 @@ public final class DataFileWriter implements AutoCloseable {
     return OPEN_FILE_OVERHEAD_BYTES + Math.max(0, writer.getDataSize() - output.position());
   }
 
-  public String relativePath() {
-    return relativePath;
-  }
-
   /** Flushes and closes the file, returning what a commit needs to add it to the table. */
   public DataFile finish() throws IOException {
     writer.close();

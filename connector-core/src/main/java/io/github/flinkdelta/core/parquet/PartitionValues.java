@@ -1,7 +1,6 @@
 package io.github.flinkdelta.core.parquet;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -69,10 +68,5 @@ public final class PartitionValues {
       }
     }
     return out == null ? text : out.toString();
-  }
-
-  /** The instant a TIMESTAMP_LTZ partition value names. */
-  static Instant instant(TimestampData value) {
-    return value.toInstant();
   }
 }

@@ -129,19 +129,6 @@ public final class DeltaTable {
     return path;
   }
 
-  /** The version of the snapshot this instance holds. */
-  public long version() {
-    return snapshot.getVersion();
-  }
-
-  public StructType schema() {
-    return snapshot.getSchema();
-  }
-
-  public List<String> partitionColumns() {
-    return snapshot.getPartitionColumnNames();
-  }
-
   /**
    * Checks that rows of {@code rowType} fit the table and returns how writers lay them out.
    *
