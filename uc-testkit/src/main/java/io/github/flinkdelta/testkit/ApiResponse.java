@@ -1,0 +1,14 @@
+package io.github.flinkdelta.testkit;
+
+/** The answer to a call: status, content type and body. */
+record ApiResponse(int status, String contentType, byte[] body) {
+
+  static ApiResponse json(byte[] body) {
+    return new ApiResponse(200, "application/json", body);
+  }
+
+  static ApiResponse text(String text) {
+    return new ApiResponse(
+        200, "text/plain", text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+}

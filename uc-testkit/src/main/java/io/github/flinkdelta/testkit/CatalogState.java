@@ -1,0 +1,118 @@
+package io.github.flinkdelta.testkit;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.unitycatalog.client.model.ColumnInfo;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Everything the catalog knows: catalogs, schemas, tables, staging tables and each managed table's
+ * unbackfilled commits. Plain values, so the whole state can be written to and read from one JSON
+ * file when the server persists it.
+ */
+final class CatalogState {
+
+  /** A catalog. */
+  record Catalog(
+      String id, String name, String comment, Map<String, String> properties, long createdAt) {}
+
+  /** A schema in a catalog. */
+  record Schema(
+      String id,
+      String catalog,
+      String name,
+      String comment,
+      Map<String, String> properties,
+      long createdAt) {}
+
+  /** A table reserved before its first version exists. */
+  record Staging(String id, String catalog, String schema, String name, String location) {}
+
+  /** A table. */
+  record Table(
+      String id,
+      String catalog,
+      String schema,
+      String name,
+      String type,
+      String format,
+      String location,
+      List<ColumnInfo> columns,
+      String comment,
+      Map<String, String> properties,
+      long createdAt) {
+    String fullName() {
+      return catalog + "." + schema + "." + name;
+    }
+  }
+
+  /** One ratified commit of a managed table. */
+  record Commit(
+      long version, long timestamp, String fileName, long fileSize, long modificationTime) {}
+
+  /** The commit coordination state of one managed table. */
+  static final class CommitLog {
+    public long latestVersion;
+    public long latestBackfilledVersion;
+    public TreeMap<Long, Commit> unbackfilled = new TreeMap<>();
+  }
+
+  public Map<String, Catalog> catalogs = new TreeMap<>();
+  public Map<String, Schema> schemas = new TreeMap<>();
+  public Map<String, Table> tables = new TreeMap<>();
+  public Map<String, Staging> staging = new TreeMap<>();
+  public Map<String, CommitLog> commits = new TreeMap<>();
+
+  Table tableById(String id) {
+    for (Table table : tables.values()) {
+      if (table.id().equals(id)) {
+        return table;
+      }
+    }
+    return null;
+  }
+
+  List<Table> tablesOf(String catalog, String schema) {
+    List<Table> found = new ArrayList<>();
+    for (Table table : tables.values()) {
+      if (table.catalog().equals(catalog) && table.schema().equals(schema)) {
+        found.add(table);
+      }
+    }
+    return found;
+  }
+
+  void save(Path directory, ObjectMapper mapper) {
+    try {
+      Files.createDirectories(directory);
+      Path temp = directory.resolve("state.json.tmp");
+      mapper.writerWithDefaultPrettyPrinter().writeValue(temp.toFile(), this);
+      Files.move(
+          temp,
+          directory.resolve("state.json"),
+          StandardCopyOption.REPLACE_EXISTING,
+          StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot persist the catalog state to " + directory, e);
+    }
+  }
+
+  static CatalogState load(Path directory, ObjectMapper mapper) {
+    Path file = directory.resolve("state.json");
+    if (!Files.exists(file)) {
+      return new CatalogState();
+    }
+    try {
+      return mapper.readValue(file.toFile(), CatalogState.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the catalog state in " + file, e);
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package io.github.flinkdelta.testkit;
+
+/**
+ * A request the catalog refuses, answered with an HTTP status and Unity Catalog's error body
+ * ({@code error_code}, {@code message}, and a {@code google.rpc.ErrorInfo} detail).
+ */
+final class UcException extends RuntimeException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final int status;
+  private final String errorCode;
+
+  UcException(int status, String errorCode, String message) {
+    super(message);
+    this.status = status;
+    this.errorCode = errorCode;
+  }
+
+  int status() {
+    return status;
+  }
+
+  String errorCode() {
+    return errorCode;
+  }
+
+  static UcException badRequest(String message) {
+    return new UcException(400, "INVALID_ARGUMENT", message);
+  }
+
+  static UcException notFound(String kind, String message) {
+    return new UcException(404, kind + "_NOT_FOUND", message);
+  }
+
+  /** The legacy API answers an existing name with 400, not 409. */
+  static UcException alreadyExists(String kind, String message) {
+    return new UcException(400, kind + "_ALREADY_EXISTS", message);
+  }
+
+  static UcException commitConflict(String message) {
+    return new UcException(409, "COMMIT_VERSION_CONFLICT", message);
+  }
+
+  static UcException tooManyUnbackfilled(String message) {
+    return new UcException(429, "RESOURCE_EXHAUSTED", message);
+  }
+}

@@ -1,0 +1,403 @@
+package io.github.flinkdelta.testkit;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An embedded HTTP server that speaks the Unity Catalog REST API a Delta writer uses, under {@code
+ * /api/2.1/unity-catalog}, with Unity Catalog OSS v0.6.0's commit rules. For tests and local
+ * development: it listens on loopback only, keeps its state in memory (optionally persisted to a
+ * directory), and can inject faults through {@link #faults()}.
+ *
+ * <pre>{@code
+ * try (UnityCatalogServer uc = UnityCatalogServer.builder().storageRoot(dir).build().start()) {
+ *   String endpoint = uc.uri().toString();   // http://127.0.0.1:<port>
+ *   uc.faults().failNext("POST /delta/preview/commits", 2, 503);
+ * }
+ * }</pre>
+ *
+ * <p>A new server holds catalog {@code main} with schema {@code default}.
+ */
+public final class UnityCatalogServer implements AutoCloseable {
+
+  /** The path below which the API lives. */
+  public static final String API_BASE = "/api/2.1/unity-catalog";
+
+  private static final Logger LOG = LoggerFactory.getLogger(UnityCatalogServer.class);
+
+  private final Builder settings;
+  private final ObjectMapper mapper;
+  private final FaultPlan faults = new FaultPlan();
+  private final List<Route> routes = new ArrayList<>();
+  private final CatalogState state;
+  private HttpServer http;
+  private ExecutorService executor;
+
+  private UnityCatalogServer(Builder settings) {
+    this.settings = settings;
+    this.mapper =
+        new ObjectMapper()
+            .registerModule(new JavaTimeModule())
+            .setSerializationInclusion(JsonInclude.Include.NON_NULL)
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    this.state =
+        settings.stateDirectory == null
+            ? new CatalogState()
+            : CatalogState.load(settings.stateDirectory, mapper);
+    CatalogApi catalogs =
+        new CatalogApi(
+            state,
+            settings.storageRoot,
+            settings.s3Credentials,
+            settings.clock,
+            settings.metastoreId);
+    CommitsApi commits = new CommitsApi(state);
+
+    route("GET /metastore_summary", catalogs::metastoreSummary);
+    route("POST /catalogs", catalogs::createCatalog);
+    route("GET /catalogs", catalogs::listCatalogs);
+    route("GET /catalogs/{name}", catalogs::getCatalog);
+    route("DELETE /catalogs/{name}", catalogs::deleteCatalog);
+    route("POST /schemas", catalogs::createSchema);
+    route("GET /schemas", catalogs::listSchemas);
+    route("GET /schemas/{full_name}", catalogs::getSchema);
+    route("DELETE /schemas/{full_name}", catalogs::deleteSchema);
+    route("POST /staging-tables", catalogs::createStagingTable);
+    route("POST /tables", catalogs::createTable);
+    route("GET /tables", catalogs::listTables);
+    route("GET /tables/{full_name}", catalogs::getTable);
+    route("DELETE /tables/{full_name}", catalogs::deleteTable);
+    route("POST /temporary-table-credentials", catalogs::temporaryTableCredentials);
+    route("POST /delta/preview/commits", commits::commit);
+    route("GET /delta/preview/commits", commits::getCommits);
+
+    if (state.catalogs.isEmpty()) {
+      bootstrap(catalogs);
+    }
+  }
+
+  /** Starts configuring a server. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Starts listening; returns this server. */
+  public synchronized UnityCatalogServer start() throws IOException {
+    http =
+        HttpServer.create(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), settings.port), 0);
+    AtomicInteger threads = new AtomicInteger();
+    executor =
+        Executors.newFixedThreadPool(
+            4,
+            r -> {
+              Thread thread = new Thread(r, "uc-testkit-http-" + threads.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
+    http.setExecutor(executor);
+    http.createContext("/", this::handle);
+    http.start();
+    LOG.info("Unity Catalog test server listening on {}", uri());
+    return this;
+  }
+
+  /**
+   * The server's base URI, e.g. {@code http://127.0.0.1:8080}; the API is below {@link #API_BASE}.
+   */
+  public URI uri() {
+    return URI.create("http://127.0.0.1:" + http.getAddress().getPort());
+  }
+
+  /** The faults to inject, armed by tests. */
+  public FaultPlan faults() {
+    return faults;
+  }
+
+  /** The latest version the catalog has ratified for a managed table, or -1 if unknown. */
+  public synchronized long latestVersion(String fullTableName) {
+    CatalogState.Table table = state.tables.get(fullTableName);
+    CatalogState.CommitLog log = table == null ? null : state.commits.get(table.id());
+    return log == null ? -1 : log.latestVersion;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (http != null) {
+      http.stop(0);
+      executor.shutdownNow();
+      http = null;
+    }
+  }
+
+  private void bootstrap(CatalogApi catalogs) {
+    ApiRequest catalog =
+        request("POST /catalogs", "{\"name\":\"main\",\"comment\":\"Default catalog\"}");
+    catalogs.createCatalog(catalog);
+    catalogs.createSchema(
+        request("POST /schemas", "{\"name\":\"default\",\"catalog_name\":\"main\"}"));
+  }
+
+  private ApiRequest request(String endpoint, String json) {
+    return new ApiRequest(
+        endpoint, Map.of(), Map.of(), json.getBytes(StandardCharsets.UTF_8), mapper);
+  }
+
+  private void route(String endpoint, Function<ApiRequest, Object> handler) {
+    routes.add(new Route(endpoint, handler));
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      String path = exchange.getRequestURI().getRawPath();
+      if (!path.startsWith(API_BASE)) {
+        send(exchange, error(404, "NOT_FOUND", "No such path: " + path));
+        return;
+      }
+      String relative = path.substring(API_BASE.length());
+      String method = exchange.getRequestMethod();
+      Match match = match(method, relative);
+      if (match == null) {
+        send(exchange, error(404, "NOT_FOUND", "No such endpoint: " + method + " " + relative));
+        return;
+      }
+      String endpoint = match.route().endpoint();
+      faults.recordCall(endpoint);
+      ApiResponse denied = authenticate(exchange);
+      if (denied != null) {
+        send(exchange, denied);
+        return;
+      }
+      Duration delay = faults.delayOf(endpoint);
+      if (!delay.isZero()) {
+        Thread.sleep(delay.toMillis());
+      }
+      int failure = faults.takeFailure(endpoint);
+      if (failure != 0) {
+        send(exchange, error(failure, "INJECTED_FAULT", "Injected failure of " + endpoint));
+        return;
+      }
+      ApiRequest request =
+          new ApiRequest(
+              endpoint,
+              match.params(),
+              query(exchange.getRequestURI().getRawQuery()),
+              exchange.getRequestBody().readAllBytes(),
+              mapper);
+      ApiResponse response = apply(match.route(), request);
+      if (response.status() == 200 && faults.takeDrop(endpoint)) {
+        // Applied, but the client never hears of it: close without a response.
+        LOG.info("Dropping the response of {} after applying it", endpoint);
+        return;
+      }
+      send(exchange, response);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      LOG.warn("Unexpected failure answering {}", exchange.getRequestURI(), e);
+    }
+  }
+
+  private synchronized ApiResponse apply(Route route, ApiRequest request) {
+    try {
+      Object result = route.handler().apply(request);
+      if (!route.endpoint().startsWith("GET") && settings.stateDirectory != null) {
+        state.save(settings.stateDirectory, mapper);
+      }
+      if (result instanceof ApiResponse response) {
+        return response;
+      }
+      return ApiResponse.json(mapper.writeValueAsBytes(result));
+    } catch (UcException e) {
+      return error(e.status(), e.errorCode(), e.getMessage());
+    } catch (IOException e) {
+      return error(500, "INTERNAL", e.getMessage());
+    }
+  }
+
+  private ApiResponse authenticate(HttpExchange exchange) {
+    if (settings.token == null) {
+      return null;
+    }
+    String header = exchange.getRequestHeaders().getFirst("Authorization");
+    if (header == null || !header.startsWith("Bearer ")) {
+      return error(401, "UNAUTHENTICATED", "No bearer token");
+    }
+    if (!header.substring("Bearer ".length()).equals(settings.token)) {
+      // Never echo the token the client sent.
+      return error(403, "PERMISSION_DENIED", "The bearer token is not valid");
+    }
+    return null;
+  }
+
+  private ApiResponse error(int status, String code, String message) {
+    Map<String, Object> body = new HashMap<>();
+    body.put("error_code", code);
+    body.put("message", message);
+    body.put("details", List.of(Map.of("@type", "google.rpc.ErrorInfo", "reason", code)));
+    try {
+      return new ApiResponse(status, "application/json", mapper.writeValueAsBytes(body));
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void send(HttpExchange exchange, ApiResponse response) throws IOException {
+    exchange.getResponseHeaders().set("Content-Type", response.contentType());
+    exchange.sendResponseHeaders(
+        response.status(), response.body().length == 0 ? -1 : response.body().length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(response.body());
+    }
+  }
+
+  private Match match(String method, String path) {
+    String[] parts = path.split("/", -1);
+    for (Route route : routes) {
+      String[] template = route.endpoint().split(" ", 2);
+      if (!template[0].equals(method)) {
+        continue;
+      }
+      String[] expected = template[1].split("/", -1);
+      if (expected.length != parts.length) {
+        continue;
+      }
+      Map<String, String> params = new HashMap<>();
+      boolean matches = true;
+      for (int i = 0; i < parts.length && matches; i++) {
+        if (expected[i].startsWith("{")) {
+          params.put(
+              expected[i].substring(1, expected[i].length() - 1),
+              URLDecoder.decode(parts[i], StandardCharsets.UTF_8));
+        } else {
+          matches = expected[i].equals(parts[i]);
+        }
+      }
+      if (matches) {
+        return new Match(route, params);
+      }
+    }
+    return null;
+  }
+
+  private static Map<String, String> query(String raw) {
+    Map<String, String> query = new HashMap<>();
+    if (raw != null) {
+      for (String pair : raw.split("&")) {
+        String[] kv = pair.split("=", 2);
+        query.put(
+            URLDecoder.decode(kv[0], StandardCharsets.UTF_8),
+            kv.length > 1 ? URLDecoder.decode(kv[1], StandardCharsets.UTF_8) : "");
+      }
+    }
+    return query;
+  }
+
+  private record Route(String endpoint, Function<ApiRequest, Object> handler) {}
+
+  private record Match(Route route, Map<String, String> params) {}
+
+  /** AWS-style credentials the server vends for tables on {@code s3://} locations. */
+  public record S3Credentials(
+      String accessKeyId, String secretAccessKey, String sessionToken, Duration lifetime) {
+    public S3Credentials {
+      Objects.requireNonNull(accessKeyId, "accessKeyId");
+      Objects.requireNonNull(secretAccessKey, "secretAccessKey");
+      Objects.requireNonNull(lifetime, "lifetime");
+    }
+
+    @Override
+    public String toString() {
+      return "S3Credentials[accessKeyId=" + accessKeyId + ", lifetime=" + lifetime + "]";
+    }
+  }
+
+  /** Configures a {@link UnityCatalogServer}. */
+  public static final class Builder {
+    private int port;
+    private URI storageRoot;
+    private Path stateDirectory;
+    private String token;
+    private S3Credentials s3Credentials;
+    private Clock clock = Clock.systemUTC();
+    private String metastoreId = UUID.randomUUID().toString();
+
+    private Builder() {}
+
+    /** The port to listen on; 0 (the default) picks a free one. */
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    /** Where managed tables are placed: {@code <root>/tables/<table id>}. */
+    public Builder storageRoot(URI root) {
+      String text = root.toString();
+      this.storageRoot = URI.create(text.endsWith("/") ? text : text + "/");
+      return this;
+    }
+
+    /** Where managed tables are placed, on the local file system. */
+    public Builder storageRoot(Path root) {
+      return storageRoot(root.toAbsolutePath().toUri());
+    }
+
+    /** Keeps the catalog's state in this directory, so a restarted server finds it again. */
+    public Builder stateDirectory(Path directory) {
+      this.stateDirectory = directory;
+      return this;
+    }
+
+    /** Requires this bearer token on every call (401 without one, 403 for another). */
+    public Builder token(String token) {
+      this.token = token;
+      return this;
+    }
+
+    /** The credentials vended for tables on {@code s3://} locations. */
+    public Builder s3Credentials(S3Credentials credentials) {
+      this.s3Credentials = credentials;
+      return this;
+    }
+
+    /** The clock for timestamps and credential expiry. */
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    public UnityCatalogServer build() {
+      if (storageRoot == null) {
+        throw new IllegalArgumentException(
+            "Set storageRoot(...): the location under which managed tables are created");
+      }
+      return new UnityCatalogServer(this);
+    }
+  }
+}
