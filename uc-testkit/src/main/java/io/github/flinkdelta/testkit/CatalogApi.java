@@ -156,7 +156,7 @@ final class CatalogApi {
       throw UcException.alreadyExists("TABLE", "Table already exists: " + full);
     }
     String id = UUID.randomUUID().toString();
-    String location = storageRoot.resolve("tables/" + id).toString();
+    String location = Locations.normalize(storageRoot.resolve("tables/" + id).toString());
     state.staging.put(id, new Staging(id, schema.catalog(), schema.name(), name, location));
     return new StagingTableInfo()
         .id(id)
