@@ -225,7 +225,11 @@ final class CatalogApi {
             create.getColumns() == null ? List.of() : create.getColumns(),
             create.getComment(),
             properties,
-            clock.millis());
+            clock.millis(),
+            clock.millis(),
+            null,
+            List.of(),
+            null);
     state.tables.put(full, table);
     return info(table);
   }

@@ -1,5 +1,6 @@
 package io.github.flinkdelta.testkit;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.unitycatalog.client.model.ColumnInfo;
 import java.io.IOException;
@@ -35,7 +36,10 @@ final class CatalogState {
   /** A table reserved before its first version exists. */
   record Staging(String id, String catalog, String schema, String name, String location) {}
 
-  /** A table. */
+  /**
+   * A table. Tables created through the UC Delta API also keep their Delta schema, partition
+   * columns and protocol as the client sent them.
+   */
   record Table(
       String id,
       String catalog,
@@ -47,9 +51,42 @@ final class CatalogState {
       List<ColumnInfo> columns,
       String comment,
       Map<String, String> properties,
-      long createdAt) {
+      long createdAt,
+      long updatedAt,
+      JsonNode deltaColumns,
+      List<String> partitionColumns,
+      JsonNode protocol) {
     String fullName() {
       return catalog + "." + schema + "." + name;
+    }
+
+    String etag() {
+      return "etag-" + updatedAt;
+    }
+
+    Table withMetadata(
+        Map<String, String> newProperties,
+        JsonNode newColumns,
+        List<String> newPartitionColumns,
+        String newComment,
+        JsonNode newProtocol,
+        long now) {
+      return new Table(
+          id,
+          catalog,
+          schema,
+          name,
+          type,
+          format,
+          location,
+          columns,
+          newComment,
+          newProperties,
+          createdAt,
+          now,
+          newColumns,
+          newPartitionColumns,
+          newProtocol);
     }
   }
 

@@ -42,6 +42,34 @@ final class UcException extends RuntimeException {
     return new UcException(409, "COMMIT_VERSION_CONFLICT", message);
   }
 
+  static UcException requirementConflict(String message) {
+    return new UcException(409, "UPDATE_REQUIREMENT_CONFLICT", message);
+  }
+
+  /** The status the UC Delta API ({@code /delta/v1}) answers with. */
+  int deltaStatus() {
+    return errorCode.endsWith("_ALREADY_EXISTS") ? 409 : status;
+  }
+
+  /** The exception type the UC Delta API names in its error body. */
+  String deltaType() {
+    return switch (errorCode) {
+      case "INVALID_ARGUMENT" -> "InvalidParameterValueException";
+      case "TABLE_NOT_FOUND" -> "NoSuchTableException";
+      case "SCHEMA_NOT_FOUND" -> "NoSuchSchemaException";
+      case "CATALOG_NOT_FOUND" -> "NoSuchCatalogException";
+      case "COMMIT_VERSION_CONFLICT" -> "CommitVersionConflictException";
+      case "UPDATE_REQUIREMENT_CONFLICT" -> "UpdateRequirementConflictException";
+      case "RESOURCE_EXHAUSTED" -> "ResourceExhaustedException";
+      case "PERMISSION_DENIED" -> "PermissionDeniedException";
+      case "UNAUTHENTICATED" -> "NotAuthorizedException";
+      default ->
+          errorCode.endsWith("_ALREADY_EXISTS")
+              ? "AlreadyExistsException"
+              : "InternalServerErrorException";
+    };
+  }
+
   static UcException tooManyUnbackfilled(String message) {
     return new UcException(429, "RESOURCE_EXHAUSTED", message);
   }
