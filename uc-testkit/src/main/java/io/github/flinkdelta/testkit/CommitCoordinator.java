@@ -47,10 +47,7 @@ final class CommitCoordinator {
     boolean empty = log.latestVersion == 0 && log.unbackfilled.isEmpty();
     if (!empty) {
       if (version <= log.latestVersion) {
-        Commit tracked = log.unbackfilled.get(version);
-        if (tracked != null
-            && version != log.latestBackfilledVersion
-            && tracked.fileName().equals(commit.fileName())) {
+        if (isReplay(log, commit)) {
           return false;
         }
         throw UcException.commitConflict(
@@ -88,6 +85,14 @@ final class CommitCoordinator {
     log.unbackfilled.put(version, commit);
     log.latestVersion = version;
     return true;
+  }
+
+  /** Whether {@code commit} is an accepted commit sent again (same version, same file). */
+  static boolean isReplay(CommitLog log, Commit commit) {
+    Commit tracked = log.unbackfilled.get(commit.version());
+    return tracked != null
+        && commit.version() != log.latestBackfilledVersion
+        && tracked.fileName().equals(commit.fileName());
   }
 
   /** The tracked, not yet backfilled commits from {@code start} to {@code end}, newest first. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.unitycatalog.client.delta.serde.DeltaDataTypeModule;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -64,6 +65,7 @@ public final class UnityCatalogServer implements AutoCloseable {
     this.mapper =
         new ObjectMapper()
             .registerModule(new JavaTimeModule())
+            .registerModule(new DeltaDataTypeModule())
             .setSerializationInclusion(JsonInclude.Include.NON_NULL)
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     this.state =
@@ -78,6 +80,9 @@ public final class UnityCatalogServer implements AutoCloseable {
             settings.clock,
             settings.metastoreId);
     CommitsApi commits = new CommitsApi(state);
+    DeltaRestApi delta =
+        new DeltaRestApi(
+            state, settings.storageRoot, settings.s3Credentials, settings.clock, mapper);
 
     route("GET /metastore_summary", catalogs::metastoreSummary);
     route("POST /catalogs", catalogs::createCatalog);
@@ -96,6 +101,16 @@ public final class UnityCatalogServer implements AutoCloseable {
     route("POST /temporary-table-credentials", catalogs::temporaryTableCredentials);
     route("POST /delta/preview/commits", commits::commit);
     route("GET /delta/preview/commits", commits::getCommits);
+    String v1Table = "/delta/v1/catalogs/{catalog}/schemas/{schema}/tables/{table}";
+    route("GET /delta/v1/config", delta::config);
+    route(
+        "POST /delta/v1/catalogs/{catalog}/schemas/{schema}/staging-tables",
+        delta::createStagingTable);
+    route("POST /delta/v1/catalogs/{catalog}/schemas/{schema}/tables", delta::createTable);
+    route("GET " + v1Table, delta::loadTable);
+    route("POST " + v1Table, delta::updateTable);
+    route("GET " + v1Table + "/credentials", delta::tableCredentials);
+    route("GET /delta/v1/staging-tables/{table_id}/credentials", delta::stagingCredentials);
 
     if (state.catalogs.isEmpty()) {
       bootstrap(catalogs);
@@ -235,7 +250,9 @@ public final class UnityCatalogServer implements AutoCloseable {
       }
       return ApiResponse.json(mapper.writeValueAsBytes(result));
     } catch (UcException e) {
-      return error(e.status(), e.errorCode(), e.getMessage());
+      return route.endpoint().contains(" /delta/v1/")
+          ? deltaError(e.deltaStatus(), e.deltaType(), e.getMessage())
+          : error(e.status(), e.errorCode(), e.getMessage());
     } catch (IOException e) {
       return error(500, "INTERNAL", e.getMessage());
     }
@@ -263,6 +280,21 @@ public final class UnityCatalogServer implements AutoCloseable {
     body.put("details", List.of(Map.of("@type", "google.rpc.ErrorInfo", "reason", code)));
     try {
       return new ApiResponse(status, "application/json", mapper.writeValueAsBytes(body));
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The UC Delta API's error body: {@code {"error":{"message","type","code","stack"}}}. */
+  private ApiResponse deltaError(int status, String type, String message) {
+    Map<String, Object> error = new HashMap<>();
+    error.put("message", message);
+    error.put("type", type);
+    error.put("code", status);
+    error.put("stack", null);
+    try {
+      return new ApiResponse(
+          status, "application/json", mapper.writeValueAsBytes(Map.of("error", error)));
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }

@@ -1,0 +1,436 @@
+package io.github.flinkdelta.testkit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.flinkdelta.testkit.CatalogState.Commit;
+import io.github.flinkdelta.testkit.CatalogState.CommitLog;
+import io.github.flinkdelta.testkit.CatalogState.Schema;
+import io.github.flinkdelta.testkit.CatalogState.Staging;
+import io.github.flinkdelta.testkit.CatalogState.Table;
+import io.unitycatalog.client.delta.model.DeltaAddCommitUpdate;
+import io.unitycatalog.client.delta.model.DeltaAssertEtag;
+import io.unitycatalog.client.delta.model.DeltaAssertTableUUID;
+import io.unitycatalog.client.delta.model.DeltaCatalogConfig;
+import io.unitycatalog.client.delta.model.DeltaCreateStagingTableRequest;
+import io.unitycatalog.client.delta.model.DeltaCreateTableRequest;
+import io.unitycatalog.client.delta.model.DeltaCredentialOperation;
+import io.unitycatalog.client.delta.model.DeltaCredentialsResponse;
+import io.unitycatalog.client.delta.model.DeltaLoadTableResponse;
+import io.unitycatalog.client.delta.model.DeltaProtocol;
+import io.unitycatalog.client.delta.model.DeltaRemovePropertiesUpdate;
+import io.unitycatalog.client.delta.model.DeltaSetLatestBackfilledVersionUpdate;
+import io.unitycatalog.client.delta.model.DeltaSetPartitionColumnsUpdate;
+import io.unitycatalog.client.delta.model.DeltaSetPropertiesUpdate;
+import io.unitycatalog.client.delta.model.DeltaSetProtocolUpdate;
+import io.unitycatalog.client.delta.model.DeltaSetSchemaUpdate;
+import io.unitycatalog.client.delta.model.DeltaSetTableCommentUpdate;
+import io.unitycatalog.client.delta.model.DeltaStagingTableResponse;
+import io.unitycatalog.client.delta.model.DeltaStagingTableResponseRequiredProtocol;
+import io.unitycatalog.client.delta.model.DeltaStorageCredential;
+import io.unitycatalog.client.delta.model.DeltaStorageCredentialConfig;
+import io.unitycatalog.client.delta.model.DeltaStructType;
+import io.unitycatalog.client.delta.model.DeltaTableMetadata;
+import io.unitycatalog.client.delta.model.DeltaTableRequirement;
+import io.unitycatalog.client.delta.model.DeltaTableType;
+import io.unitycatalog.client.delta.model.DeltaTableUpdate;
+import io.unitycatalog.client.delta.model.DeltaUpdateTableRequest;
+import java.net.URI;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The UC Delta API under {@code /delta/v1} (UC 0.5 and later) that delta-storage's {@code
+ * UCDeltaTokenBasedRestClient} speaks: catalog config, staging tables and their credentials,
+ * managed-table creation under the catalog's protocol contract, loading a table with its
+ * unbackfilled commits, and updating it with {@code add-commit} and {@code
+ * set-latest-backfilled-version} through the same {@link CommitCoordinator} as the legacy API.
+ */
+final class DeltaRestApi {
+
+  static final List<String> REQUIRED_READER_FEATURES =
+      List.of("catalogManaged", "v2Checkpoint", "vacuumProtocolCheck", "deletionVectors");
+  static final List<String> REQUIRED_WRITER_FEATURES =
+      List.of(
+          "catalogManaged",
+          "v2Checkpoint",
+          "vacuumProtocolCheck",
+          "deletionVectors",
+          "inCommitTimestamp");
+  static final Map<String, String> REQUIRED_PROPERTIES =
+      Map.of(
+          "delta.enableDeletionVectors", "true",
+          "delta.checkpointPolicy", "v2",
+          "delta.enableInCommitTimestamps", "true",
+          "delta.checkpoint.writeStatsAsStruct", "true",
+          "delta.checkpoint.writeStatsAsJson", "true");
+
+  private final CatalogState state;
+  private final URI storageRoot;
+  private final UnityCatalogServer.S3Credentials s3Credentials;
+  private final Clock clock;
+  private final ObjectMapper mapper;
+
+  DeltaRestApi(
+      CatalogState state,
+      URI storageRoot,
+      UnityCatalogServer.S3Credentials s3Credentials,
+      Clock clock,
+      ObjectMapper mapper) {
+    this.state = state;
+    this.storageRoot = storageRoot;
+    this.s3Credentials = s3Credentials;
+    this.clock = clock;
+    this.mapper = mapper;
+  }
+
+  Object config(ApiRequest request) {
+    String catalog = request.query("catalog");
+    if (catalog == null || !state.catalogs.containsKey(catalog)) {
+      throw UcException.notFound("CATALOG", "Catalog not found: " + catalog);
+    }
+    return new DeltaCatalogConfig()
+        .protocolVersion("1.0")
+        .endpoints(
+            List.of(
+                "POST /v1/catalogs/{catalog}/schemas/{schema}/staging-tables",
+                "POST /v1/catalogs/{catalog}/schemas/{schema}/tables",
+                "GET /v1/catalogs/{catalog}/schemas/{schema}/tables/{table}",
+                "POST /v1/catalogs/{catalog}/schemas/{schema}/tables/{table}",
+                "GET /v1/catalogs/{catalog}/schemas/{schema}/tables/{table}/credentials",
+                "GET /v1/staging-tables/{table_id}/credentials"));
+  }
+
+  Object createStagingTable(ApiRequest request) {
+    Schema schema = schema(request);
+    String name = request.body(DeltaCreateStagingTableRequest.class).getName();
+    if (name == null || name.isBlank()) {
+      throw UcException.badRequest("name is required");
+    }
+    if (state.tables.containsKey(schema.catalog() + "." + schema.name() + "." + name)) {
+      throw UcException.alreadyExists("TABLE", "Table already exists: " + name);
+    }
+    String id = UUID.randomUUID().toString();
+    String location = Locations.normalize(storageRoot.resolve("tables/" + id).toString());
+    state.staging.put(id, new Staging(id, schema.catalog(), schema.name(), name, location));
+    Map<String, String> required = new LinkedHashMap<>(REQUIRED_PROPERTIES);
+    required.put(CatalogApi.TABLE_ID_PROPERTY, id);
+    return new DeltaStagingTableResponse()
+        .tableId(UUID.fromString(id))
+        .tableType(DeltaTableType.MANAGED)
+        .location(location)
+        .storageCredentials(credentials(location).getStorageCredentials())
+        .requiredProtocol(
+            new DeltaStagingTableResponseRequiredProtocol()
+                .minReaderVersion(3)
+                .minWriterVersion(7)
+                .readerFeatures(REQUIRED_READER_FEATURES)
+                .writerFeatures(REQUIRED_WRITER_FEATURES))
+        .requiredProperties(required);
+  }
+
+  Object createTable(ApiRequest request) {
+    Schema schema = schema(request);
+    DeltaCreateTableRequest create = request.body(DeltaCreateTableRequest.class);
+    String name = required(create.getName(), "name");
+    String full = schema.catalog() + "." + schema.name() + "." + name;
+    if (state.tables.containsKey(full)) {
+      throw UcException.alreadyExists("TABLE", "Table already exists: " + full);
+    }
+    String location = required(create.getLocation(), "location");
+    if (create.getTableType() == null) {
+      throw UcException.badRequest("table-type is required");
+    }
+    Map<String, String> properties =
+        create.getProperties() == null ? Map.of() : Map.copyOf(create.getProperties());
+    String id;
+    if (create.getTableType() == DeltaTableType.MANAGED) {
+      checkManagedContract(full, create, properties);
+      Staging staging = stagingAt(location);
+      if (staging == null) {
+        throw UcException.notFound("TABLE", "No staging table at " + location);
+      }
+      id = staging.id();
+      if (!id.equals(properties.get(CatalogApi.TABLE_ID_PROPERTY))) {
+        throw UcException.badRequest(
+            "Property " + CatalogApi.TABLE_ID_PROPERTY + " must be the staging table id " + id);
+      }
+      state.staging.remove(id);
+      state.commits.put(id, new CommitLog());
+    } else {
+      id = UUID.randomUUID().toString();
+    }
+    long now = clock.millis();
+    Table table =
+        new Table(
+            id,
+            schema.catalog(),
+            schema.name(),
+            name,
+            create.getTableType().getValue(),
+            "DELTA",
+            Locations.normalize(location),
+            List.of(),
+            create.getComment(),
+            properties,
+            now,
+            now,
+            create.getColumns() == null ? null : mapper.valueToTree(create.getColumns()),
+            create.getPartitionColumns() == null ? List.of() : create.getPartitionColumns(),
+            create.getProtocol() == null ? null : mapper.valueToTree(create.getProtocol()));
+    state.tables.put(full, table);
+    return load(table);
+  }
+
+  Object loadTable(ApiRequest request) {
+    return load(table(request));
+  }
+
+  Object updateTable(ApiRequest request) {
+    Table table = table(request);
+    DeltaUpdateTableRequest update = request.body(DeltaUpdateTableRequest.class);
+    List<DeltaTableUpdate> updates = update.getUpdates() == null ? List.of() : update.getUpdates();
+    if (updates.isEmpty()) {
+      throw UcException.badRequest("At least one update is required.");
+    }
+    String uuid = null;
+    String etag = null;
+    for (DeltaTableRequirement requirement :
+        update.getRequirements() == null
+            ? List.<DeltaTableRequirement>of()
+            : update.getRequirements()) {
+      if (requirement instanceof DeltaAssertTableUUID assertUuid) {
+        uuid = String.valueOf(assertUuid.getUuid());
+      } else if (requirement instanceof DeltaAssertEtag assertEtag) {
+        etag = assertEtag.getEtag();
+      }
+    }
+    if (uuid == null) {
+      throw UcException.badRequest("assert-table-uuid requirement is required.");
+    }
+    if (!uuid.equals(table.id())) {
+      throw UcException.requirementConflict(
+          "Table " + table.fullName() + " has uuid " + table.id() + ", not " + uuid);
+    }
+    Commit commit = null;
+    Long backfilled = null;
+    Map<String, String> properties = new HashMap<>(table.properties());
+    JsonNode columns = table.deltaColumns();
+    List<String> partitions = table.partitionColumns();
+    String comment = table.comment();
+    JsonNode protocol = table.protocol();
+    boolean metadataChanged = false;
+    for (DeltaTableUpdate change : updates) {
+      if (change instanceof DeltaAddCommitUpdate add) {
+        if (commit != null) {
+          throw UcException.badRequest("At most one add-commit is allowed per request.");
+        }
+        var c = add.getCommit();
+        if (c == null) {
+          throw UcException.badRequest("add-commit needs a commit");
+        }
+        commit =
+            new Commit(
+                orZero(c.getVersion()),
+                orZero(c.getTimestamp()),
+                c.getFileName(),
+                orZero(c.getFileSize()),
+                orZero(c.getFileModificationTimestamp()));
+      } else if (change instanceof DeltaSetLatestBackfilledVersionUpdate set) {
+        backfilled = set.getLatestPublishedVersion();
+      } else if (change instanceof DeltaSetPropertiesUpdate set) {
+        properties.putAll(set.getUpdates());
+        metadataChanged = true;
+      } else if (change instanceof DeltaRemovePropertiesUpdate remove) {
+        remove.getRemovals().forEach(properties::remove);
+        metadataChanged = true;
+      } else if (change instanceof DeltaSetSchemaUpdate set) {
+        columns = mapper.valueToTree(set.getColumns());
+        metadataChanged = true;
+      } else if (change instanceof DeltaSetPartitionColumnsUpdate set) {
+        partitions = List.copyOf(set.getPartitionColumns());
+        metadataChanged = true;
+      } else if (change instanceof DeltaSetTableCommentUpdate set) {
+        comment = set.getComment();
+        metadataChanged = true;
+      } else if (change instanceof DeltaSetProtocolUpdate set) {
+        protocol = mapper.valueToTree(set.getProtocol());
+        metadataChanged = true;
+      }
+    }
+    CommitLog log = state.commits.get(table.id());
+    if ((commit != null || backfilled != null) && log == null) {
+      throw UcException.badRequest(
+          "Table " + table.fullName() + " is not a managed table; its commits are not coordinated");
+    }
+    if (commit != null && CommitCoordinator.isReplay(log, commit)) {
+      return load(table); // a replay: nothing else of the request applies, etag unchecked
+    }
+    if (etag != null && !etag.equals(table.etag())) {
+      throw UcException.requirementConflict(
+          "Table " + table.fullName() + " changed: etag " + table.etag() + ", not " + etag);
+    }
+    if (commit != null || backfilled != null) {
+      CommitCoordinator.apply(table, log, commit, backfilled);
+    }
+    if (metadataChanged) {
+      table =
+          table.withMetadata(
+              Map.copyOf(properties), columns, partitions, comment, protocol, clock.millis());
+      state.tables.put(table.fullName(), table);
+    }
+    return load(table);
+  }
+
+  Object tableCredentials(ApiRequest request) {
+    return credentials(table(request).location());
+  }
+
+  Object stagingCredentials(ApiRequest request) {
+    Staging staging = state.staging.get(request.path("table_id"));
+    if (staging == null) {
+      throw UcException.notFound("TABLE", "Staging table not found: " + request.path("table_id"));
+    }
+    return credentials(staging.location());
+  }
+
+  private DeltaCredentialsResponse credentials(String location) {
+    DeltaStorageCredentialConfig config = new DeltaStorageCredentialConfig();
+    DeltaStorageCredential credential =
+        new DeltaStorageCredential()
+            .prefix(location)
+            .operation(DeltaCredentialOperation.READ_WRITE)
+            .config(config);
+    String scheme = URI.create(location).getScheme();
+    if (scheme != null && scheme.startsWith("s3") && s3Credentials != null) {
+      config
+          .s3AccessKeyId(s3Credentials.accessKeyId())
+          .s3SecretAccessKey(s3Credentials.secretAccessKey())
+          .s3SessionToken(s3Credentials.sessionToken());
+      credential.expirationTimeMs(clock.millis() + s3Credentials.lifetime().toMillis());
+    }
+    return new DeltaCredentialsResponse().storageCredentials(new ArrayList<>(List.of(credential)));
+  }
+
+  private DeltaLoadTableResponse load(Table table) {
+    CommitLog log = state.commits.get(table.id());
+    DeltaTableMetadata metadata =
+        new DeltaTableMetadata()
+            .etag(table.etag())
+            .tableType(DeltaTableType.fromValue(table.type()))
+            .tableUuid(UUID.fromString(table.id()))
+            .location(table.location())
+            .createdTime(table.createdAt())
+            .updatedTime(table.updatedAt())
+            .partitionColumns(new ArrayList<>(table.partitionColumns()))
+            .properties(new HashMap<>(table.properties()));
+    if (table.deltaColumns() != null) {
+      metadata.columns(mapper.convertValue(table.deltaColumns(), DeltaStructType.class));
+    }
+    DeltaLoadTableResponse response = new DeltaLoadTableResponse().metadata(metadata);
+    if (log != null) {
+      response.latestTableVersion(log.latestVersion);
+      for (Commit c : CommitCoordinator.unbackfilled(log, 0, Long.MAX_VALUE)) {
+        response.addCommitsItem(
+            new io.unitycatalog.client.delta.model.DeltaCommit()
+                .version(c.version())
+                .timestamp(c.timestamp())
+                .fileName(c.fileName())
+                .fileSize(c.fileSize())
+                .fileModificationTimestamp(c.modificationTime()));
+      }
+    }
+    return response;
+  }
+
+  private void checkManagedContract(
+      String full, DeltaCreateTableRequest create, Map<String, String> properties) {
+    List<String> problems = new ArrayList<>();
+    DeltaProtocol protocol = create.getProtocol();
+    if (protocol == null) {
+      problems.add("protocol is required");
+    } else {
+      if (orZero(protocol.getMinReaderVersion()) < 3
+          || orZero(protocol.getMinWriterVersion()) < 7) {
+        problems.add("protocol must be at least reader 3, writer 7");
+      }
+      List<String> reader = protocol.getReaderFeatures();
+      List<String> writer = protocol.getWriterFeatures();
+      if (reader == null || !reader.containsAll(REQUIRED_READER_FEATURES)) {
+        problems.add("reader features must include " + REQUIRED_READER_FEATURES);
+      }
+      if (writer == null || !writer.containsAll(REQUIRED_WRITER_FEATURES)) {
+        problems.add("writer features must include " + REQUIRED_WRITER_FEATURES);
+      }
+      if (reader != null && writer != null && !writer.containsAll(reader)) {
+        problems.add("every reader feature must also be a writer feature");
+      }
+    }
+    REQUIRED_PROPERTIES.forEach(
+        (key, value) -> {
+          if (!value.equals(properties.get(key))) {
+            problems.add("property " + key + " must be " + value);
+          }
+        });
+    if (create.getColumns() == null) {
+      problems.add("columns are required");
+    }
+    if (create.getLastCommitTimestampMs() == null) {
+      problems.add("last-commit-timestamp-ms is required");
+    }
+    if (!problems.isEmpty()) {
+      throw UcException.badRequest(
+          "Managed table "
+              + full
+              + " breaks the catalog's contract: "
+              + String.join("; ", problems));
+    }
+  }
+
+  private Staging stagingAt(String location) {
+    for (Staging staging : state.staging.values()) {
+      if (Locations.same(staging.location(), location)) {
+        return staging;
+      }
+    }
+    return null;
+  }
+
+  private Schema schema(ApiRequest request) {
+    String catalog = request.path("catalog");
+    if (!state.catalogs.containsKey(catalog)) {
+      throw UcException.notFound("CATALOG", "Catalog not found: " + catalog);
+    }
+    Schema schema = state.schemas.get(catalog + "." + request.path("schema"));
+    if (schema == null) {
+      throw UcException.notFound(
+          "SCHEMA", "Schema not found: " + catalog + "." + request.path("schema"));
+    }
+    return schema;
+  }
+
+  private Table table(ApiRequest request) {
+    Schema schema = schema(request);
+    String full = schema.catalog() + "." + schema.name() + "." + request.path("table");
+    Table table = state.tables.get(full);
+    if (table == null) {
+      throw UcException.notFound("TABLE", "Table not found: " + full);
+    }
+    return table;
+  }
+
+  private static String required(String value, String field) {
+    if (value == null || value.isBlank()) {
+      throw UcException.badRequest(field + " is required");
+    }
+    return value;
+  }
+
+  private static long orZero(Number value) {
+    return value == null ? 0 : value.longValue();
+  }
+}
