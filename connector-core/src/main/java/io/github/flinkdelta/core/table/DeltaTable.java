@@ -19,6 +19,9 @@ import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
+import io.github.flinkdelta.core.catalog.PathTableLocator;
+import io.github.flinkdelta.core.catalog.SnapshotSource;
+import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.parquet.DataFile;
 import io.github.flinkdelta.core.parquet.FileLayout;
 import io.github.flinkdelta.core.types.DeltaTypes;
@@ -46,21 +49,34 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Not thread-safe: one committer owns one instance.
  */
-public final class DeltaTable {
+public final class DeltaTable implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(DeltaTable.class);
   static final String ENGINE_INFO = "flink-delta";
 
+  private final String name;
   private final String path;
   private final Configuration conf;
   private final Engine engine;
+  private final SnapshotSource source;
   private Snapshot snapshot;
 
-  private DeltaTable(String path, Configuration conf, Snapshot snapshot) {
-    this.path = path;
+  private DeltaTable(TableLocator locator, Configuration conf) {
+    this.name = locator.name();
+    this.path = locator.path();
     this.conf = conf;
     this.engine = DefaultEngine.create(conf);
-    this.snapshot = snapshot;
+    this.source = locator.snapshots(conf);
+    this.snapshot = source.latest(engine);
+  }
+
+  /**
+   * Opens the table {@code locator} describes.
+   *
+   * @throws TableNotFoundException when there is no Delta table there
+   */
+  public static DeltaTable open(TableLocator locator, Configuration conf) {
+    return new DeltaTable(locator, conf);
   }
 
   /**
@@ -69,8 +85,7 @@ public final class DeltaTable {
    * @throws TableNotFoundException when there is no Delta table at the path
    */
   public static DeltaTable open(String path, Configuration conf) {
-    Engine engine = DefaultEngine.create(conf);
-    return new DeltaTable(path, conf, TableManager.loadSnapshot(path).build(engine));
+    return new DeltaTable(new PathTableLocator(path), conf);
   }
 
   /**
@@ -84,17 +99,16 @@ public final class DeltaTable {
       RowType rowType,
       List<String> partitionColumns,
       Map<String, String> properties) {
-    Engine engine = DefaultEngine.create(conf);
     try {
-      return new DeltaTable(path, conf, TableManager.loadSnapshot(path).build(engine));
+      return open(path, conf);
     } catch (TableNotFoundException e) {
       if (!createIfMissing) {
         throw new IllegalStateException(TableErrors.tableNotFound(path), e);
       }
     }
     checkWritable(path, conf);
-    create(engine, path, rowType, partitionColumns, properties);
-    return new DeltaTable(path, conf, TableManager.loadSnapshot(path).build(engine));
+    create(DefaultEngine.create(conf), path, rowType, partitionColumns, properties);
+    return open(path, conf);
   }
 
   private static void create(
@@ -147,10 +161,10 @@ public final class DeltaTable {
               + partitions);
     }
     if (!problems.isEmpty()) {
-      throw new IllegalArgumentException(TableErrors.schemaMismatch(path, problems));
+      throw new IllegalArgumentException(TableErrors.schemaMismatch(name, problems));
     }
     return TableLayouts.layout(
-        path, snapshot.getSchema(), partitions, snapshot.getTableProperties(), rowType);
+        name, snapshot.getSchema(), partitions, snapshot.getTableProperties(), rowType);
   }
 
   /** Fails unless this process can create and delete a file under the table's root. */
@@ -174,9 +188,29 @@ public final class DeltaTable {
     return snapshot.getLatestTransactionVersion(engine, appId).orElse(-1L);
   }
 
-  /** Reloads the latest snapshot from storage. */
+  /** Reloads the latest snapshot. */
   public void refresh() {
-    snapshot = TableManager.loadSnapshot(path).build(engine);
+    snapshot = source.latest(engine);
+  }
+
+  /** The table as messages name it. */
+  public String name() {
+    return name;
+  }
+
+  /** Kernel's engine for this table, for reading it. */
+  public Engine engine() {
+    return engine;
+  }
+
+  /** The snapshot this instance holds. */
+  public Snapshot snapshot() {
+    return snapshot;
+  }
+
+  @Override
+  public void close() {
+    source.close();
   }
 
   /**
@@ -191,7 +225,7 @@ public final class DeltaTable {
       // The commit may or may not have landed: the transaction id decides.
       LOG.warn(
           "Commit of {} (appId {}, txn {}) has an unknown outcome; reloading the table to find out",
-          path,
+          name,
           appId,
           txnVersion,
           e);
@@ -225,14 +259,10 @@ public final class DeltaTable {
       refresh();
       return new CommitResult(false, snapshot.getVersion(), transactionVersion(appId));
     } catch (ConcurrentWriteException e) {
-      throw new IllegalStateException(TableErrors.conflict(path, appId, txnVersion, e), e);
+      throw new IllegalStateException(TableErrors.conflict(name, appId, txnVersion, e), e);
     }
     Optional<Snapshot> after = result.getPostCommitSnapshot();
-    if (after.isPresent()) {
-      snapshot = after.get();
-    } else {
-      refresh();
-    }
+    snapshot = source.afterCommit(engine, after.isPresent() ? after.get() : source.latest(engine));
     // Kernel's post-commit hooks (Delta checkpoint, checksum) are not run here: run in the
     // committer's thread, a task cancellation can interrupt the checkpoint write and leave a
     // partial checkpoint file that breaks every later snapshot load. Checkpoints need an atomic

@@ -1,0 +1,53 @@
+package io.github.flinkdelta.uc;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.engine.Engine;
+import io.github.flinkdelta.core.catalog.SnapshotSource;
+import io.github.flinkdelta.core.catalog.TableLocator;
+import java.util.Objects;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * A Unity Catalog managed table: snapshots come from the catalog's ratified commits, commits are
+ * ratified by the catalog (Kernel's catalog committer), and every commit is published to {@code
+ * _delta_log} right after, so the catalog's limit of unbackfilled commits is never reached.
+ */
+public record UnityCatalogTableLocator(UnityCatalogConnection connection, CatalogTable table)
+    implements TableLocator {
+
+  public UnityCatalogTableLocator {
+    Objects.requireNonNull(connection, "connection");
+    Objects.requireNonNull(table, "table");
+  }
+
+  @Override
+  public String name() {
+    return table.name().toString();
+  }
+
+  @Override
+  public String path() {
+    return table.location();
+  }
+
+  @Override
+  public SnapshotSource snapshots(Configuration conf) {
+    UnityCatalogClient client = new UnityCatalogClient(connection, conf);
+    return new SnapshotSource() {
+      @Override
+      public Snapshot latest(Engine engine) {
+        return client.loadSnapshot(engine, table);
+      }
+
+      @Override
+      public Snapshot afterCommit(Engine engine, Snapshot committed) {
+        return committed.publish(engine);
+      }
+
+      @Override
+      public void close() {
+        client.close();
+      }
+    };
+  }
+}
