@@ -52,7 +52,7 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
     if (result.committed()) {
       LOG.info(
           "Committed {} version {} (checkpoint {}, appId {}, {} files, {} rows, {} bytes) in {} ms",
-          config.tablePath(),
+          config.tableName(),
           result.tableVersion(),
           committable.checkpointId(),
           committable.appId(),
@@ -71,14 +71,14 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
           "Checkpoint {} of appId {} is already committed to {}; skipping it",
           committable.checkpointId(),
           committable.appId(),
-          config.tablePath());
+          config.tableName());
       request.signalAlreadyCommitted();
       return;
     }
     throw new SuppressRestartsException(
         new IllegalStateException(
             SinkErrors.restoredStateOlderThanTable(
-                config.tablePath(),
+                config.tableName(),
                 committable.appId(),
                 restoredCheckpointId.orElse(0),
                 tableTxn)));
@@ -86,13 +86,16 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
 
   private DeltaTable table() {
     if (table == null) {
-      table = DeltaTable.open(config.tablePath(), config.hadoopConf());
+      table = DeltaTable.open(config.table(), config.hadoopConf());
     }
     return table;
   }
 
   @Override
   public void close() {
-    table = null;
+    if (table != null) {
+      table.close();
+      table = null;
+    }
   }
 }

@@ -85,7 +85,7 @@ public final class DeltaSink
         writeResults
             .global()
             .transform(
-                "Delta aggregator: " + config.tablePath(),
+                "Delta aggregator: " + config.tableName(),
                 CommittableMessageTypeInfo.of(DeltaCommittableSerializer::new),
                 new DeltaWriteResultAggregator(config))
             .setParallelism(1)

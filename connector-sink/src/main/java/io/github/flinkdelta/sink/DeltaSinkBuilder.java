@@ -1,9 +1,17 @@
 package io.github.flinkdelta.sink;
 
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.github.flinkdelta.core.catalog.PathTableLocator;
+import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.parquet.FileLayout;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.types.DeltaTypes;
+import io.github.flinkdelta.uc.CatalogTable;
+import io.github.flinkdelta.uc.UcTableName;
+import io.github.flinkdelta.uc.UnityCatalogClient;
+import io.github.flinkdelta.uc.UnityCatalogConnection;
+import io.github.flinkdelta.uc.UnityCatalogTableLocator;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +40,8 @@ import org.apache.flink.table.types.logical.RowType;
 public final class DeltaSinkBuilder {
 
   private String tablePath;
+  private String tableName;
+  private UnityCatalogConnection unityCatalog;
   private RowType rowType;
   private List<String> partitionColumns = List.of();
   private final Map<String, String> hadoopOptions = new LinkedHashMap<>();
@@ -44,6 +54,22 @@ public final class DeltaSinkBuilder {
   /** The table's root location, e.g. {@code file:///data/events} or {@code s3a://bucket/t}. */
   public DeltaSinkBuilder tablePath(String path) {
     this.tablePath = path;
+    return this;
+  }
+
+  /**
+   * A Unity Catalog table, {@code catalog.schema.table}, as the alternative to {@link #tablePath}.
+   * Managed tables are written through catalog-managed commits; with create-if-missing, a missing
+   * table is created as a managed table. Needs {@link #unityCatalog}.
+   */
+  public DeltaSinkBuilder tableName(String catalogSchemaTable) {
+    this.tableName = catalogSchemaTable;
+    return this;
+  }
+
+  /** The Unity Catalog server that holds {@link #tableName}. */
+  public DeltaSinkBuilder unityCatalog(UnityCatalogConnection connection) {
+    this.unityCatalog = connection;
     return this;
   }
 
@@ -112,8 +138,20 @@ public final class DeltaSinkBuilder {
    */
   public DeltaSink build() {
     List<String> problems = new ArrayList<>();
-    if (tablePath == null || tablePath.isBlank()) {
-      problems.add("set tablePath(\"file:///...\" or \"s3a://...\")");
+    if ((tablePath == null || tablePath.isBlank()) == (tableName == null)) {
+      problems.add(
+          "set either tablePath(\"file:///...\" or \"s3a://...\") or"
+              + " tableName(\"catalog.schema.table\") with unityCatalog(...)");
+    }
+    if (tableName != null && unityCatalog == null) {
+      problems.add("set unityCatalog(...) to the server that holds " + tableName);
+    }
+    if (tableName != null) {
+      try {
+        UcTableName.parse(tableName);
+      } catch (IllegalArgumentException e) {
+        problems.add(e.getMessage());
+      }
     }
     if (rowType == null) {
       problems.add("set rowType(...) to the type of the rows the sink receives");
@@ -130,23 +168,56 @@ public final class DeltaSinkBuilder {
     // Reject types Delta cannot hold before touching storage.
     DeltaTypes.toDeltaSchema(rowType);
 
-    DeltaTable table =
-        DeltaTable.open(
-            tablePath,
-            DeltaSinkConfig.hadoopConf(hadoopOptions),
-            options.get(DeltaSinkOptions.CREATE_IF_MISSING),
-            rowType,
-            partitionColumns,
-            tableProperties);
-    FileLayout layout = table.layoutFor(rowType, partitionColumns);
-    table.checkWritable();
+    org.apache.hadoop.conf.Configuration hadoopConf = DeltaSinkConfig.hadoopConf(hadoopOptions);
+    TableLocator locator =
+        tableName == null ? openPath(hadoopConf) : openInUnityCatalog(hadoopConf);
+    FileLayout layout;
+    try (DeltaTable table = DeltaTable.open(locator, hadoopConf)) {
+      layout = table.layoutFor(rowType, partitionColumns);
+      table.checkWritable();
+    }
     return new DeltaSink(
         new DeltaSinkConfig(
-            tablePath,
+            locator,
             hadoopOptions,
             layout,
             DeltaSinkOptions.fileWriteOptions(options),
             options.get(DeltaSinkOptions.APP_ID)),
         uidPrefix);
+  }
+
+  private TableLocator openPath(org.apache.hadoop.conf.Configuration hadoopConf) {
+    DeltaTable.open(
+            tablePath,
+            hadoopConf,
+            options.get(DeltaSinkOptions.CREATE_IF_MISSING),
+            rowType,
+            partitionColumns,
+            tableProperties)
+        .close();
+    return new PathTableLocator(tablePath);
+  }
+
+  private TableLocator openInUnityCatalog(org.apache.hadoop.conf.Configuration hadoopConf) {
+    UcTableName name = UcTableName.parse(tableName);
+    try (UnityCatalogClient client = new UnityCatalogClient(unityCatalog, hadoopConf)) {
+      CatalogTable table = client.find(name).orElse(null);
+      if (table == null) {
+        if (!options.get(DeltaSinkOptions.CREATE_IF_MISSING)) {
+          throw new IllegalStateException(SinkErrors.unityCatalogTableMissing(name, unityCatalog));
+        }
+        table =
+            client.createManagedTable(
+                DefaultEngine.create(hadoopConf),
+                name,
+                DeltaTypes.toDeltaSchema(rowType),
+                partitionColumns,
+                tableProperties);
+      }
+      // An external table is written by path; a managed one through the catalog.
+      return table.managed()
+          ? new UnityCatalogTableLocator(unityCatalog, table)
+          : new PathTableLocator(table.location());
+    }
   }
 }

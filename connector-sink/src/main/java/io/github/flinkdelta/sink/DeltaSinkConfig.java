@@ -1,5 +1,6 @@
 package io.github.flinkdelta.sink;
 
+import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.parquet.FileLayout;
 import io.github.flinkdelta.core.parquet.FileWriteOptions;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
@@ -12,7 +13,7 @@ import org.apache.hadoop.conf.Configuration;
 /**
  * The immutable, resolved configuration a {@link DeltaSink} ships to its operators.
  *
- * @param tablePath the table's root location
+ * @param table the table: its name, location and where its snapshots come from
  * @param hadoopOptions storage options handed to Hadoop's file systems
  * @param layout how rows are laid out in data files, resolved against the table at build time
  * @param writeOptions how data files are written and rolled
@@ -20,7 +21,7 @@ import org.apache.hadoop.conf.Configuration;
  */
 @Internal
 public record DeltaSinkConfig(
-    String tablePath,
+    TableLocator table,
     Map<String, String> hadoopOptions,
     FileLayout layout,
     FileWriteOptions writeOptions,
@@ -28,10 +29,20 @@ public record DeltaSinkConfig(
     implements Serializable {
 
   public DeltaSinkConfig {
-    Objects.requireNonNull(tablePath, "tablePath");
+    Objects.requireNonNull(table, "table");
     Objects.requireNonNull(layout, "layout");
     Objects.requireNonNull(writeOptions, "writeOptions");
     hadoopOptions = Map.copyOf(hadoopOptions);
+  }
+
+  /** The table's root location, under which data files are written. */
+  public String tablePath() {
+    return table.path();
+  }
+
+  /** The table as messages name it. */
+  public String tableName() {
+    return table.name();
   }
 
   /** A fresh Hadoop configuration carrying the storage options. */
@@ -47,7 +58,7 @@ public record DeltaSinkConfig(
   public String toString() {
     // Storage options may hold credentials: name the keys, never the values.
     return "DeltaSinkConfig[table="
-        + tablePath
+        + table.name()
         + ", hadoopOptions="
         + hadoopOptions.keySet()
         + ", writeOptions="

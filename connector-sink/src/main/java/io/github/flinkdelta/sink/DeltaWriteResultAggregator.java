@@ -69,7 +69,7 @@ final class DeltaWriteResultAggregator
         LOG.warn(
             "Delta sink for {} continues under the configured app id {} instead of the restored"
                 + " app id {}",
-            config.tablePath(),
+            config.tableName(),
             appId,
             restored);
       }
@@ -79,23 +79,25 @@ final class DeltaWriteResultAggregator
 
     boolean restoredState = context.getRestoredCheckpointId().isPresent();
     if (restoredState || config.appId() != null) {
-      long tableTxn =
-          DeltaTable.open(config.tablePath(), config.hadoopConf()).transactionVersion(appId);
+      long tableTxn;
+      try (DeltaTable table = DeltaTable.open(config.table(), config.hadoopConf())) {
+        tableTxn = table.transactionVersion(appId);
+      }
       if (restoredState) {
         long checkpoint = context.getRestoredCheckpointId().getAsLong();
         if (tableTxn > checkpoint) {
           throw new SuppressRestartsException(
               new IllegalStateException(
                   SinkErrors.restoredStateOlderThanTable(
-                      config.tablePath(), appId, checkpoint, tableTxn)));
+                      config.tableName(), appId, checkpoint, tableTxn)));
         }
       } else if (tableTxn >= 0) {
         throw new SuppressRestartsException(
             new IllegalStateException(
-                SinkErrors.appIdAlreadyUsed(config.tablePath(), appId, tableTxn)));
+                SinkErrors.appIdAlreadyUsed(config.tableName(), appId, tableTxn)));
       }
     }
-    LOG.info("Delta sink for {} writes under app id {}", config.tablePath(), appId);
+    LOG.info("Delta sink for {} writes under app id {}", config.tableName(), appId);
   }
 
   @Override

@@ -1,6 +1,8 @@
 package io.github.flinkdelta.sink;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.uc.UcTableName;
+import io.github.flinkdelta.uc.UnityCatalogConnection;
 
 /** Messages for failures of the sink that stop the job, each with what to do. */
 final class SinkErrors {
@@ -31,5 +33,12 @@ final class SinkErrors {
             + " data would be skipped, so the job stops. Restore the job from its last checkpoint"
             + " or savepoint, or set '%s' to a new value (or leave it unset for a fresh one).",
         table, appId, tableTxnVersion, DeltaSinkOptions.APP_ID.key());
+  }
+
+  static String unityCatalogTableMissing(UcTableName name, UnityCatalogConnection connection) {
+    return String.format(
+        "Unity Catalog at %s has no table %s. Create it, or enable '%s' to create it as a"
+            + " managed table from the sink's row type.",
+        connection.endpoint(), name, DeltaSinkOptions.CREATE_IF_MISSING.key());
   }
 }

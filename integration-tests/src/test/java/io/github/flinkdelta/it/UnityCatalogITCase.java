@@ -1,0 +1,143 @@
+package io.github.flinkdelta.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import io.github.flinkdelta.core.table.DeltaTable;
+import io.github.flinkdelta.core.testing.DeltaTableReader;
+import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.testkit.UnityCatalogServer;
+import io.github.flinkdelta.uc.CatalogTable;
+import io.github.flinkdelta.uc.Secret;
+import io.github.flinkdelta.uc.UcTableName;
+import io.github.flinkdelta.uc.UnityCatalogClient;
+import io.github.flinkdelta.uc.UnityCatalogConnection;
+import io.github.flinkdelta.uc.UnityCatalogTableLocator;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The sink on Unity Catalog managed tables: every version ratified by the catalog (uc-testkit over
+ * HTTP, storage on local disk), exactly once through task failures, lost responses and bursts of
+ * server errors.
+ */
+class UnityCatalogITCase {
+
+  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.extension();
+
+  private static final int BUCKETS = 4;
+  private static final String TOKEN = "uc-test-token";
+  private static final String UPDATE_TABLE =
+      "POST /delta/v1/catalogs/{catalog}/schemas/{schema}/tables/{table}";
+
+  @TempDir Path dir;
+
+  private UnityCatalogServer server;
+  private UnityCatalogConnection connection;
+
+  @BeforeEach
+  void start() throws Exception {
+    server =
+        UnityCatalogServer.builder()
+            .storageRoot(dir.resolve("storage"))
+            .token(TOKEN)
+            .build()
+            .start();
+    connection = new UnityCatalogConnection(server.uri(), Secret.of(TOKEN));
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  @Test
+  void managedTableIsWrittenExactlyOnceThroughTaskFailures() throws Exception {
+    long count = 4_000;
+    StreamExecutionEnvironment env = MiniClusters.env(100, 5, 2);
+    FailingMapper.INJECTED.set(0);
+    TestRows.source(env, count, 2_000, BUCKETS)
+        .map(new FailingMapper(2, 600))
+        .sinkTo(sink("main.default.events"));
+    env.execute("uc task failures");
+
+    assertThat(FailingMapper.INJECTED.get()).isGreaterThanOrEqualTo(2);
+    assertExactlyInCatalog("main.default.events", count);
+  }
+
+  @Test
+  void commitAppliedButResponseLostIsNeitherDuplicatedNorLost() throws Exception {
+    long count = 2_000;
+    DeltaSink sink = sink("main.default.lost");
+    server.faults().dropResponseOfNext(UPDATE_TABLE, 2);
+    server.faults().failNext(UPDATE_TABLE, 2, 503);
+    StreamExecutionEnvironment env = MiniClusters.env(100, 5, 2);
+    TestRows.source(env, count, 2_000, BUCKETS).sinkTo(sink);
+    env.execute("uc lost responses");
+
+    assertExactlyInCatalog("main.default.lost", count);
+    // Every version took one call; the lost responses and the failures each took more.
+    assertThat((long) server.faults().calls(UPDATE_TABLE))
+        .isGreaterThanOrEqualTo(server.latestVersion("main.default.lost") + 4);
+  }
+
+  @Test
+  void wrongTokenFailsAtBuildTime() {
+    assertThatThrownBy(
+            () ->
+                DeltaSink.builder()
+                    .unityCatalog(new UnityCatalogConnection(server.uri(), Secret.of("wrong")))
+                    .tableName("main.default.t")
+                    .rowType(TestRows.TYPE)
+                    .build())
+        .hasMessageContaining("HTTP 403")
+        .hasMessageContaining("token")
+        .satisfies(e -> assertThat(e.toString()).doesNotContain("wrong\""));
+  }
+
+  @Test
+  void unknownSchemaIsNamed() {
+    assertThatThrownBy(
+            () ->
+                DeltaSink.builder()
+                    .unityCatalog(connection)
+                    .tableName("main.nope.t")
+                    .rowType(TestRows.TYPE)
+                    .build())
+        .hasMessageContaining("main.nope.t");
+  }
+
+  private DeltaSink sink(String table) {
+    return DeltaSink.builder()
+        .unityCatalog(connection)
+        .tableName(table)
+        .rowType(TestRows.TYPE)
+        .partitionColumns("bucket")
+        .build();
+  }
+
+  private void assertExactlyInCatalog(String name, long count) throws Exception {
+    var conf = HadoopConfigurations.of(Map.of());
+    CatalogTable table;
+    try (UnityCatalogClient client = new UnityCatalogClient(connection, conf)) {
+      table = client.find(UcTableName.parse(name)).orElseThrow();
+    }
+    try (DeltaTable delta =
+        DeltaTable.open(new UnityCatalogTableLocator(connection, table), conf)) {
+      List<List<Object>> rows = DeltaTableReader.read(delta.engine(), delta.snapshot());
+      assertThat(rows).hasSize((int) count);
+      assertThat(rows).containsExactlyInAnyOrderElementsOf(TestRows.expected(count, BUCKETS));
+      // The catalog ratified every version the table has, without gaps.
+      assertThat(server.latestVersion(name)).isEqualTo(delta.snapshot().getVersion());
+    }
+  }
+}
