@@ -1,15 +1,21 @@
 package io.github.flinkdelta.examples;
 
 import io.delta.kernel.Snapshot;
-import io.delta.kernel.TableManager;
-import io.delta.kernel.defaults.engine.DefaultEngine;
-import io.delta.kernel.engine.Engine;
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.testkit.UnityCatalogServer;
+import io.github.flinkdelta.uc.Secret;
+import io.github.flinkdelta.uc.UcTableName;
+import io.github.flinkdelta.uc.UnityCatalogClient;
+import io.github.flinkdelta.uc.UnityCatalogConnection;
+import io.github.flinkdelta.uc.UnityCatalogTableLocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
@@ -29,11 +35,12 @@ import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * Streams generated click events into a partitioned Delta table on the local file system, with a
- * checkpoint (and so a Delta commit) every two seconds, then reads the table back through Delta
- * Kernel.
+ * Starts an embedded Unity Catalog server with storage on local disk, streams generated click
+ * events into the managed table {@code main.default.clicks} with a checkpoint (and so a
+ * catalog-ratified Delta commit) every two seconds, then prints the catalog's latest version and
+ * the rows read back through the catalog.
  *
- * <p>Arguments: {@code [table-directory] [rows] [rows-per-second]}; by default a new directory
+ * <p>Arguments: {@code [storage-directory] [rows] [rows-per-second]}; by default a new directory
  * under the system temp directory, 20,000 rows, 2,000 rows per second.
  */
 public final class Quickstart {
@@ -57,7 +64,11 @@ public final class Quickstart {
         args.length > 0 ? Path.of(args[0]) : Files.createTempDirectory("flink-delta-quickstart");
     long rows = args.length > 1 ? Long.parseLong(args[1]) : 20_000;
     double perSecond = args.length > 2 ? Double.parseDouble(args[2]) : 2_000;
-    String table = dir.resolve("clicks").toUri().toString();
+    String table = "main.default.clicks";
+    UnityCatalogServer catalog =
+        UnityCatalogServer.builder().storageRoot(dir.resolve("storage")).build().start();
+    UnityCatalogConnection connection =
+        new UnityCatalogConnection(catalog.uri(), Secret.of("quickstart"));
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(2);
@@ -71,7 +82,12 @@ public final class Quickstart {
             InternalTypeInfo.of(CLICK));
 
     DeltaSink sink =
-        DeltaSink.builder().tablePath(table).rowType(CLICK).partitionColumns("event_date").build();
+        DeltaSink.builder()
+            .unityCatalog(connection)
+            .tableName(table)
+            .rowType(CLICK)
+            .partitionColumns("event_date")
+            .build();
 
     env.fromSource(clicks, WatermarkStrategy.noWatermarks(), "clicks")
         .uid("clicks")
@@ -79,15 +95,25 @@ public final class Quickstart {
         .uid("clicks-delta-sink");
     env.execute("flink-delta quickstart");
 
-    Engine engine = DefaultEngine.create(new Configuration());
-    Snapshot snapshot = TableManager.loadSnapshot(table).build(engine);
-    long count = TableRows.count(engine, snapshot);
-    System.out.println();
-    System.out.println("Delta table: " + table);
-    System.out.println("Version:     " + snapshot.getVersion());
-    System.out.println("Rows:        " + count);
-    if (count != rows) {
-      throw new IllegalStateException("expected " + rows + " rows but the table holds " + count);
+    Configuration conf = HadoopConfigurations.of(Map.of());
+    try (UnityCatalogClient client = new UnityCatalogClient(connection, conf);
+        DeltaTable delta =
+            DeltaTable.open(
+                new UnityCatalogTableLocator(
+                    connection, client.find(UcTableName.parse(table)).orElseThrow()),
+                conf)) {
+      Snapshot snapshot = delta.snapshot();
+      long count = TableRows.count(delta.engine(), snapshot);
+      System.out.println();
+      System.out.println("Unity Catalog:   " + catalog.uri() + UnityCatalogServer.API_BASE);
+      System.out.println("Table:           " + table + " at " + snapshot.getPath());
+      System.out.println("Catalog version: " + catalog.latestVersion(table));
+      System.out.println("Rows:            " + count);
+      if (count != rows) {
+        throw new IllegalStateException("expected " + rows + " rows but the table holds " + count);
+      }
+    } finally {
+      catalog.close();
     }
   }
 
