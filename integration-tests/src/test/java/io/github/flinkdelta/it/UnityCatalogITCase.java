@@ -91,6 +91,26 @@ class UnityCatalogITCase {
   }
 
   @Test
+  void twoJobsAppendingToTheSameManagedTableEachLandExactlyOnce() throws Exception {
+    long count = 2_000;
+    DeltaSink first = sink("main.default.shared");
+    DeltaSink second = sink("main.default.shared");
+    StreamExecutionEnvironment env1 = MiniClusters.env(100, 3, 1);
+    TestRows.source(env1, count, 2_000, BUCKETS).sinkTo(first);
+    StreamExecutionEnvironment env2 = MiniClusters.env(100, 3, 1);
+    TestRows.source(env2, count, 2_000, BUCKETS)
+        .map(row -> TestRows.row(row.getLong(0) + count, BUCKETS))
+        .returns(org.apache.flink.table.runtime.typeutils.InternalTypeInfo.of(TestRows.TYPE))
+        .sinkTo(second);
+    var job1 = env1.executeAsync("writer one");
+    var job2 = env2.executeAsync("writer two");
+    job1.getJobExecutionResult().get();
+    job2.getJobExecutionResult().get();
+
+    assertExactlyInCatalog("main.default.shared", 2 * count);
+  }
+
+  @Test
   void wrongTokenFailsAtBuildTime() {
     assertThatThrownBy(
             () ->

@@ -53,6 +53,7 @@ public final class DeltaTable implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(DeltaTable.class);
   static final String ENGINE_INFO = "flink-delta";
+  private static final int MAX_CONFLICT_ATTEMPTS = 10;
 
   private final String name;
   private final String path;
@@ -219,6 +220,30 @@ public final class DeltaTable implements AutoCloseable {
    * id, nothing is written and the result says so.
    */
   public CommitResult commit(String appId, long txnVersion, List<DataFile> files) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return commitOnce(appId, txnVersion, files);
+      } catch (ConcurrentWriteException e) {
+        // Kernel could not rebase onto a concurrent commit (catalog-managed tables are not
+        // rebased). The append is blind and its transaction id guards against doubles, so it is
+        // rebuilt on the latest snapshot, unless the schema moved under it.
+        StructType schema = snapshot.getSchema();
+        refresh();
+        if (attempt >= MAX_CONFLICT_ATTEMPTS || !schema.equals(snapshot.getSchema())) {
+          throw new IllegalStateException(TableErrors.conflict(name, appId, txnVersion, e), e);
+        }
+        LOG.info(
+            "Commit of {} (appId {}, txn {}) met a concurrent commit; retrying on version {}",
+            name,
+            appId,
+            txnVersion,
+            snapshot.getVersion());
+      }
+    }
+  }
+
+  private CommitResult commitOnce(String appId, long txnVersion, List<DataFile> files)
+      throws ConcurrentWriteException {
     try {
       return tryCommit(appId, txnVersion, files);
     } catch (CommitStateUnknownException e) {
@@ -238,7 +263,8 @@ public final class DeltaTable implements AutoCloseable {
     }
   }
 
-  private CommitResult tryCommit(String appId, long txnVersion, List<DataFile> files) {
+  private CommitResult tryCommit(String appId, long txnVersion, List<DataFile> files)
+      throws ConcurrentWriteException {
     Transaction txn;
     try {
       txn =
@@ -258,8 +284,6 @@ public final class DeltaTable implements AutoCloseable {
     } catch (ConcurrentTransactionException e) {
       refresh();
       return new CommitResult(false, snapshot.getVersion(), transactionVersion(appId));
-    } catch (ConcurrentWriteException e) {
-      throw new IllegalStateException(TableErrors.conflict(name, appId, txnVersion, e), e);
     }
     Optional<Snapshot> after = result.getPostCommitSnapshot();
     snapshot = source.afterCommit(engine, after.isPresent() ? after.get() : source.latest(engine));
