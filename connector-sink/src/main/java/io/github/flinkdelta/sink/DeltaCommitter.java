@@ -86,7 +86,7 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
 
   private DeltaTable table() {
     if (table == null) {
-      table = DeltaTable.open(config.table(), config.hadoopConf());
+      table = DeltaTable.open(config.table(), config.hadoopConf(), config.maxCommitRetries());
     }
     return table;
   }

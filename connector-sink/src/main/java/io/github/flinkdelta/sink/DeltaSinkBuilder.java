@@ -182,7 +182,8 @@ public final class DeltaSinkBuilder {
             hadoopOptions,
             layout,
             DeltaSinkOptions.fileWriteOptions(options),
-            options.get(DeltaSinkOptions.APP_ID)),
+            options.get(DeltaSinkOptions.APP_ID),
+            options.get(DeltaSinkOptions.COMMIT_MAX_RETRIES)),
         uidPrefix);
   }
 

@@ -18,6 +18,7 @@ import org.apache.hadoop.conf.Configuration;
  * @param layout how rows are laid out in data files, resolved against the table at build time
  * @param writeOptions how data files are written and rolled
  * @param appId the configured transaction app id, or null for one made at first start
+ * @param maxCommitRetries retries of a commit after retryable failures before the task fails
  */
 @Internal
 public record DeltaSinkConfig(
@@ -25,7 +26,8 @@ public record DeltaSinkConfig(
     Map<String, String> hadoopOptions,
     FileLayout layout,
     FileWriteOptions writeOptions,
-    String appId)
+    String appId,
+    int maxCommitRetries)
     implements Serializable {
 
   public DeltaSinkConfig {

@@ -111,6 +111,28 @@ class UnityCatalogITCase {
   }
 
   @Test
+  void catalogDownLongerThanTheRetryBudgetFailsOverAndRecovers() throws Exception {
+    long count = 1_500;
+    DeltaSink sink =
+        DeltaSink.builder()
+            .unityCatalog(connection)
+            .tableName("main.default.outage")
+            .rowType(TestRows.TYPE)
+            .partitionColumns("bucket")
+            .option(io.github.flinkdelta.core.config.DeltaSinkOptions.COMMIT_MAX_RETRIES, 1)
+            .build();
+    // Two commit attempts of three calls each fail; the task fails over and commits later.
+    server.faults().failNext(UPDATE_TABLE, 8, 503);
+    StreamExecutionEnvironment env = MiniClusters.env(200, 5, 2);
+    TestRows.source(env, count, 1_500, BUCKETS).sinkTo(sink);
+    env.execute("uc outage");
+
+    assertExactlyInCatalog("main.default.outage", count);
+    assertThat(server.faults().calls(UPDATE_TABLE))
+        .isGreaterThanOrEqualTo(8 + (int) server.latestVersion("main.default.outage"));
+  }
+
+  @Test
   void wrongTokenFailsAtBuildTime() {
     assertThatThrownBy(
             () ->

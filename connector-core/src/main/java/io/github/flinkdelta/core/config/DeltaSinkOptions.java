@@ -73,6 +73,15 @@ public final class DeltaSinkOptions {
           .defaultValue(MemorySize.ofMebiBytes(1))
           .withDescription("Parquet page size.");
 
+  public static final ConfigOption<Integer> COMMIT_MAX_RETRIES =
+      ConfigOptions.key("sink.commit.max-retries")
+          .intType()
+          .defaultValue(10)
+          .withDescription(
+              "Times a commit is retried after a retryable failure (storage or catalog errors)"
+                  + " before the committer fails the task; Flink then restarts it and the commit"
+                  + " is tried again, so no files are lost.");
+
   private DeltaSinkOptions() {}
 
   /** The file writing options that {@code config} sets, defaults for the rest. */

@@ -54,15 +54,18 @@ public final class DeltaTable implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DeltaTable.class);
   static final String ENGINE_INFO = "flink-delta";
   private static final int MAX_CONFLICT_ATTEMPTS = 10;
+  private static final int DEFAULT_COMMIT_RETRIES = 10;
 
   private final String name;
   private final String path;
   private final Configuration conf;
   private final Engine engine;
   private final SnapshotSource source;
+  private final int maxCommitRetries;
   private Snapshot snapshot;
 
-  private DeltaTable(TableLocator locator, Configuration conf) {
+  private DeltaTable(TableLocator locator, Configuration conf, int maxCommitRetries) {
+    this.maxCommitRetries = maxCommitRetries;
     this.name = locator.name();
     this.path = locator.path();
     this.conf = conf;
@@ -77,7 +80,15 @@ public final class DeltaTable implements AutoCloseable {
    * @throws TableNotFoundException when there is no Delta table there
    */
   public static DeltaTable open(TableLocator locator, Configuration conf) {
-    return new DeltaTable(locator, conf);
+    return new DeltaTable(locator, conf, DEFAULT_COMMIT_RETRIES);
+  }
+
+  /**
+   * Opens the table {@code locator} describes; a commit is retried at most {@code maxCommitRetries}
+   * times after a retryable failure before it fails.
+   */
+  public static DeltaTable open(TableLocator locator, Configuration conf, int maxCommitRetries) {
+    return new DeltaTable(locator, conf, maxCommitRetries);
   }
 
   /**
@@ -86,7 +97,7 @@ public final class DeltaTable implements AutoCloseable {
    * @throws TableNotFoundException when there is no Delta table at the path
    */
   public static DeltaTable open(String path, Configuration conf) {
-    return new DeltaTable(new PathTableLocator(path), conf);
+    return new DeltaTable(new PathTableLocator(path), conf, DEFAULT_COMMIT_RETRIES);
   }
 
   /**
@@ -271,6 +282,7 @@ public final class DeltaTable implements AutoCloseable {
           snapshot
               .buildUpdateTableTransaction(ENGINE_INFO, Operation.STREAMING_UPDATE)
               .withTransactionId(appId, txnVersion)
+              .withMaxRetries(maxCommitRetries)
               .build(engine);
     } catch (ConcurrentTransactionException e) {
       return new CommitResult(false, snapshot.getVersion(), transactionVersion(appId));
