@@ -133,6 +133,37 @@ class UnityCatalogITCase {
   }
 
   @Test
+  void theTokenNeverReachesLogsOrErrors() throws Exception {
+    String wrongToken = "wrong-secret-" + java.util.UUID.randomUUID();
+    String logs;
+    try (LogCapture capture = new LogCapture()) {
+      StreamExecutionEnvironment env = MiniClusters.env(100, 3, 2);
+      TestRows.source(env, 1_000, 2_000, BUCKETS)
+          .map(new FailingMapper(1, 300))
+          .sinkTo(sink("main.default.secret"));
+      env.execute("token in logs");
+      assertThatThrownBy(
+              () ->
+                  DeltaSink.builder()
+                      .unityCatalog(new UnityCatalogConnection(server.uri(), Secret.of(wrongToken)))
+                      .tableName("main.default.other")
+                      .rowType(TestRows.TYPE)
+                      .build())
+          .satisfies(e -> assertThat(stackTrace(e)).doesNotContain(wrongToken));
+      logs = capture.text();
+    }
+    assertThat(logs).contains("Committed main.default.secret");
+    assertThat(logs).doesNotContain(TOKEN).doesNotContain(wrongToken);
+    assertThat(connection.toString()).doesNotContain(TOKEN);
+  }
+
+  private static String stackTrace(Throwable e) {
+    java.io.StringWriter out = new java.io.StringWriter();
+    e.printStackTrace(new java.io.PrintWriter(out));
+    return out.toString();
+  }
+
+  @Test
   void wrongTokenFailsAtBuildTime() {
     assertThatThrownBy(
             () ->
