@@ -15,6 +15,7 @@ import io.delta.storage.commit.uccommitcoordinator.UCDeltaTokenBasedRestClient;
 import io.unitycatalog.client.ApiClient;
 import io.unitycatalog.client.ApiException;
 import io.unitycatalog.client.api.TablesApi;
+import io.unitycatalog.client.auth.TokenProvider;
 import io.unitycatalog.client.model.TableInfo;
 import io.unitycatalog.client.model.TableType;
 import java.io.IOException;
@@ -49,17 +50,18 @@ public final class UnityCatalogClient implements AutoCloseable {
 
   public UnityCatalogClient(UnityCatalogConnection connection, Configuration hadoopConf) {
     this.connection = connection;
+    Map<String, String> auth = connection.auth().tokenProviderConfig();
     Map<String, String> config = new HashMap<>();
     config.put("uri", connection.endpoint().toString());
-    config.put("auth.type", "static");
-    config.put("auth.token", connection.token().reveal());
+    auth.forEach((key, value) -> config.put("auth." + key, value));
     Configuration conf = new Configuration(hadoopConf);
     this.deltaClient = new UCDeltaTokenBasedRestClient(config, () -> conf);
     this.kernelClient = new UCCatalogManagedClient(deltaClient);
+    TokenProvider tokens = TokenProvider.create(auth);
     this.api = new ApiClient();
     api.updateBaseUri(connection.endpoint() + API_BASE);
-    String bearer = "Bearer " + connection.token().reveal();
-    api.setRequestInterceptor(request -> request.header("Authorization", bearer));
+    api.setRequestInterceptor(
+        request -> request.header("Authorization", "Bearer " + tokens.accessToken()));
   }
 
   /** The table of that name, or empty when the catalog has none. */
@@ -76,6 +78,9 @@ public final class UnityCatalogClient implements AutoCloseable {
       if (e.getCode() == 404) {
         return Optional.empty();
       }
+      throw UnityCatalogErrors.callFailed(connection, "look up table " + name, e);
+    } catch (RuntimeException e) {
+      // The OAuth token provider fails with a bare RuntimeException.
       throw UnityCatalogErrors.callFailed(connection, "look up table " + name, e);
     }
   }

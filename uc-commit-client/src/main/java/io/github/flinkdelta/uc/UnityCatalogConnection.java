@@ -2,18 +2,71 @@ package io.github.flinkdelta.uc;
 
 import java.io.Serializable;
 import java.net.URI;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
- * How to reach a Unity Catalog server.
+ * How to reach a Unity Catalog server and prove who we are: a static bearer token, or OAuth
+ * machine-to-machine (client credentials) with tokens renewed before they expire.
  *
  * @param endpoint the server's base URI, e.g. {@code https://uc.example.com}; the API lives below
  *     {@code /api/2.1/unity-catalog}
- * @param token the bearer token sent with every call
+ * @param auth how calls are authenticated
  */
-public record UnityCatalogConnection(URI endpoint, Secret token) implements Serializable {
+public record UnityCatalogConnection(URI endpoint, Auth auth) implements Serializable {
+
   public UnityCatalogConnection {
     Objects.requireNonNull(endpoint, "endpoint");
-    Objects.requireNonNull(token, "token");
+    Objects.requireNonNull(auth, "auth");
+  }
+
+  /** A connection that sends a static bearer token. */
+  public UnityCatalogConnection(URI endpoint, Secret token) {
+    this(endpoint, new StaticToken(token));
+  }
+
+  /** How calls to the catalog are authenticated. */
+  public sealed interface Auth extends Serializable permits StaticToken, OAuthClientCredentials {
+    /** The settings Unity Catalog's token providers read. Holds secrets: never log it. */
+    Map<String, String> tokenProviderConfig();
+  }
+
+  /** A fixed bearer token. */
+  public record StaticToken(Secret token) implements Auth {
+    public StaticToken {
+      Objects.requireNonNull(token, "token");
+    }
+
+    @Override
+    public Map<String, String> tokenProviderConfig() {
+      return Map.of("type", "static", "token", token.reveal());
+    }
+  }
+
+  /**
+   * OAuth 2.0 client credentials: tokens are fetched from {@code tokenUri} with the client id and
+   * secret, and renewed before they expire.
+   */
+  public record OAuthClientCredentials(
+      URI tokenUri, String clientId, Secret clientSecret, String scope) implements Auth {
+    public OAuthClientCredentials {
+      Objects.requireNonNull(tokenUri, "tokenUri");
+      Objects.requireNonNull(clientId, "clientId");
+      Objects.requireNonNull(clientSecret, "clientSecret");
+    }
+
+    @Override
+    public Map<String, String> tokenProviderConfig() {
+      Map<String, String> config = new HashMap<>();
+      config.put("type", "oauth");
+      config.put("oauth.uri", tokenUri.toString());
+      config.put("oauth.clientId", clientId);
+      config.put("oauth.clientSecret", clientSecret.reveal());
+      if (scope != null) {
+        config.put("oauth.scope", scope);
+      }
+      return config;
+    }
   }
 }

@@ -13,10 +13,16 @@ final class UnityCatalogErrors {
         cause instanceof ApiException api && api.getCode() != 0
             ? " (HTTP " + api.getCode() + ")"
             : "";
-    String hint =
-        cause instanceof ApiException api && (api.getCode() == 401 || api.getCode() == 403)
-            ? " Check the token: the server refused it."
-            : "";
+    String hint = "";
+    if (cause instanceof ApiException api && (api.getCode() == 401 || api.getCode() == 403)) {
+      hint = " Check the token: the server refused it.";
+    } else if (connection.auth() instanceof UnityCatalogConnection.OAuthClientCredentials oauth) {
+      hint =
+          " Check the OAuth client id and secret and the token endpoint "
+              + oauth.tokenUri()
+              + ": "
+              + cause.getMessage();
+    }
     return new IllegalStateException(
         "Unity Catalog at " + connection.endpoint() + " could not " + action + status + "." + hint,
         cause);

@@ -50,6 +50,9 @@ public final class UnityCatalogServer implements AutoCloseable {
   /** The path below which the API lives. */
   public static final String API_BASE = "/api/2.1/unity-catalog";
 
+  /** The path of the OAuth token endpoint, when OAuth clients are configured. */
+  public static final String OAUTH_TOKEN_PATH = "/oauth/token";
+
   private static final Logger LOG = LoggerFactory.getLogger(UnityCatalogServer.class);
 
   private final Builder settings;
@@ -57,6 +60,7 @@ public final class UnityCatalogServer implements AutoCloseable {
   private final FaultPlan faults = new FaultPlan();
   private final List<Route> routes = new ArrayList<>();
   private final CatalogState state;
+  private final OAuthTokens oauth;
   private HttpServer http;
   private ExecutorService executor;
 
@@ -68,6 +72,14 @@ public final class UnityCatalogServer implements AutoCloseable {
             .registerModule(new DeltaDataTypeModule())
             .setSerializationInclusion(JsonInclude.Include.NON_NULL)
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    this.oauth =
+        settings.oauthClientId == null
+            ? null
+            : new OAuthTokens(
+                settings.oauthClientId,
+                settings.oauthClientSecret,
+                settings.oauthTokenLifetime,
+                settings.clock);
     this.state =
         settings.stateDirectory == null
             ? new CatalogState()
@@ -150,6 +162,16 @@ public final class UnityCatalogServer implements AutoCloseable {
     return URI.create("http://127.0.0.1:" + http.getAddress().getPort());
   }
 
+  /** The OAuth token endpoint's URI. */
+  public URI oauthTokenUri() {
+    return URI.create(uri() + OAUTH_TOKEN_PATH);
+  }
+
+  /** How many OAuth tokens the server has issued. */
+  public int oauthTokensIssued() {
+    return oauth == null ? 0 : oauth.issuedCount();
+  }
+
   /** The faults to inject, armed by tests. */
   public FaultPlan faults() {
     return faults;
@@ -191,6 +213,14 @@ public final class UnityCatalogServer implements AutoCloseable {
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       String path = exchange.getRequestURI().getRawPath();
+      if (oauth != null && path.equals(OAUTH_TOKEN_PATH)) {
+        send(
+            exchange,
+            oauth.issue(
+                exchange.getRequestHeaders().getFirst("Authorization"),
+                new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
+        return;
+      }
       if (!path.startsWith(API_BASE)) {
         send(exchange, error(404, "NOT_FOUND", "No such path: " + path));
         return;
@@ -259,14 +289,16 @@ public final class UnityCatalogServer implements AutoCloseable {
   }
 
   private ApiResponse authenticate(HttpExchange exchange) {
-    if (settings.token == null) {
+    if (settings.token == null && oauth == null) {
       return null;
     }
     String header = exchange.getRequestHeaders().getFirst("Authorization");
     if (header == null || !header.startsWith("Bearer ")) {
       return error(401, "UNAUTHENTICATED", "No bearer token");
     }
-    if (!header.substring("Bearer ".length()).equals(settings.token)) {
+    String token = header.substring("Bearer ".length());
+    boolean valid = token.equals(settings.token) || (oauth != null && oauth.valid(token));
+    if (!valid) {
       // Never echo the token the client sent.
       return error(403, "PERMISSION_DENIED", "The bearer token is not valid");
     }
@@ -378,6 +410,9 @@ public final class UnityCatalogServer implements AutoCloseable {
     private String token;
     private S3Credentials s3Credentials;
     private Clock clock = Clock.systemUTC();
+    private String oauthClientId;
+    private String oauthClientSecret;
+    private Duration oauthTokenLifetime = Duration.ofHours(1);
     private String metastoreId = UUID.randomUUID().toString();
 
     private Builder() {}
@@ -409,6 +444,17 @@ public final class UnityCatalogServer implements AutoCloseable {
     /** Requires this bearer token on every call (401 without one, 403 for another). */
     public Builder token(String token) {
       this.token = token;
+      return this;
+    }
+
+    /**
+     * Serves OAuth client-credentials tokens at {@link #OAUTH_TOKEN_PATH} for this client, and
+     * accepts them as bearer tokens.
+     */
+    public Builder oauthClient(String clientId, String clientSecret, Duration tokenLifetime) {
+      this.oauthClientId = clientId;
+      this.oauthClientSecret = clientSecret;
+      this.oauthTokenLifetime = tokenLifetime;
       return this;
     }
 
