@@ -10,16 +10,25 @@ import io.delta.kernel.unitycatalog.UCCatalogManagedClient;
 import io.delta.kernel.unitycatalog.UCTableIdentifier;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.storage.commit.TableIdentifier;
+import io.delta.storage.commit.uccommitcoordinator.UCClient;
+import io.delta.storage.commit.uccommitcoordinator.UCDeltaClient;
 import io.delta.storage.commit.uccommitcoordinator.UCDeltaModels;
 import io.delta.storage.commit.uccommitcoordinator.UCDeltaTokenBasedRestClient;
+import io.delta.storage.commit.uccommitcoordinator.UCTokenBasedRestClient;
 import io.unitycatalog.client.ApiClient;
 import io.unitycatalog.client.ApiException;
 import io.unitycatalog.client.api.TablesApi;
 import io.unitycatalog.client.auth.TokenProvider;
+import io.unitycatalog.client.model.CreateStagingTable;
+import io.unitycatalog.client.model.StagingTableInfo;
 import io.unitycatalog.client.model.TableInfo;
 import io.unitycatalog.client.model.TableType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -44,7 +53,8 @@ public final class UnityCatalogClient implements AutoCloseable {
   static final String ENGINE_INFO = "flink-delta";
 
   private final UnityCatalogConnection connection;
-  private final UCDeltaTokenBasedRestClient deltaClient;
+  private final UCClient commitClient;
+  private final UCDeltaClient deltaClient;
   private final UCCatalogManagedClient kernelClient;
   private final ApiClient api;
 
@@ -54,14 +64,22 @@ public final class UnityCatalogClient implements AutoCloseable {
     Map<String, String> config = new HashMap<>();
     config.put("uri", connection.endpoint().toString());
     auth.forEach((key, value) -> config.put("auth." + key, value));
-    Configuration conf = new Configuration(hadoopConf);
-    this.deltaClient = new UCDeltaTokenBasedRestClient(config, () -> conf);
-    this.kernelClient = new UCCatalogManagedClient(deltaClient);
     TokenProvider tokens = TokenProvider.create(auth);
     this.api = new ApiClient();
     api.updateBaseUri(connection.endpoint() + API_BASE);
     api.setRequestInterceptor(
         request -> request.header("Authorization", "Bearer " + tokens.accessToken()));
+    if (usesDeltaApi(tokens)) {
+      Configuration conf = new Configuration(hadoopConf);
+      UCDeltaTokenBasedRestClient client = new UCDeltaTokenBasedRestClient(config, () -> conf);
+      this.deltaClient = client;
+      this.commitClient = client;
+    } else {
+      this.deltaClient = null;
+      this.commitClient =
+          new UCTokenBasedRestClient(connection.endpoint().toString(), tokens, Map.of());
+    }
+    this.kernelClient = new UCCatalogManagedClient(commitClient);
   }
 
   /** The table of that name, or empty when the catalog has none. */
@@ -95,24 +113,45 @@ public final class UnityCatalogClient implements AutoCloseable {
       StructType schema,
       List<String> partitionColumns,
       Map<String, String> properties) {
-    UCDeltaModels.StagingTableInfo staging;
-    try {
-      staging = deltaClient.createStagingTable(identifier(name));
-    } catch (IOException e) {
-      throw UnityCatalogErrors.callFailed(connection, "create staging table " + name, e);
-    }
-    String id = staging.getTableId().toString();
     Map<String, String> tableProperties = new HashMap<>(properties);
-    tableProperties.putAll(staging.getRequiredProperties());
-    if (staging.getRequiredProtocol() != null) {
-      staging
-          .getRequiredProtocol()
-          .getReaderFeatures()
-          .forEach(f -> tableProperties.put("delta.feature." + f, "supported"));
-      staging
-          .getRequiredProtocol()
-          .getWriterFeatures()
-          .forEach(f -> tableProperties.put("delta.feature." + f, "supported"));
+    String id;
+    String location;
+    if (deltaClient != null) {
+      UCDeltaModels.StagingTableInfo staging;
+      try {
+        staging = deltaClient.createStagingTable(identifier(name));
+      } catch (IOException e) {
+        throw UnityCatalogErrors.callFailed(connection, "create staging table " + name, e);
+      }
+      id = staging.getTableId().toString();
+      location = staging.getLocation();
+      // The UC Delta API requires the protocol and properties it lists for managed tables.
+      tableProperties.putAll(staging.getRequiredProperties());
+      if (staging.getRequiredProtocol() != null) {
+        staging
+            .getRequiredProtocol()
+            .getReaderFeatures()
+            .forEach(f -> tableProperties.put("delta.feature." + f, "supported"));
+        staging
+            .getRequiredProtocol()
+            .getWriterFeatures()
+            .forEach(f -> tableProperties.put("delta.feature." + f, "supported"));
+      }
+    } else {
+      StagingTableInfo staging;
+      try {
+        staging =
+            new TablesApi(api)
+                .createStagingTable(
+                    new CreateStagingTable()
+                        .name(name.table())
+                        .catalogName(name.catalog())
+                        .schemaName(name.schema()));
+      } catch (ApiException e) {
+        throw UnityCatalogErrors.callFailed(connection, "create staging table " + name, e);
+      }
+      id = staging.getId();
+      location = staging.getStagingLocation();
     }
     List<Column> partitions = new ArrayList<>();
     partitionColumns.forEach(c -> partitions.add(new Column(c)));
@@ -120,7 +159,7 @@ public final class UnityCatalogClient implements AutoCloseable {
         kernelClient
             .buildCreateTableTransaction(
                 id,
-                staging.getLocation(),
+                location,
                 schema,
                 ENGINE_INFO,
                 new UCTableIdentifier(name.catalog(), name.schema(), name.table()))
@@ -131,8 +170,8 @@ public final class UnityCatalogClient implements AutoCloseable {
                     : DataLayoutSpec.partitioned(partitions))
             .build(engine);
     create.commit(engine, CloseableIterable.emptyIterable());
-    LOG.info("Created Unity Catalog managed table {} ({}) at {}", name, id, staging.getLocation());
-    return new CatalogTable(name, id, staging.getLocation(), true);
+    LOG.info("Created Unity Catalog managed table {} ({}) at {}", name, id, location);
+    return new CatalogTable(name, id, location, true);
   }
 
   /** The latest snapshot of a managed table, with the catalog's ratified commits. */
@@ -146,13 +185,58 @@ public final class UnityCatalogClient implements AutoCloseable {
         Optional.empty());
   }
 
+  /** Which commit API this client uses, after detection. */
+  public UnityCatalogConnection.CommitApi commitApi() {
+    return deltaClient != null
+        ? UnityCatalogConnection.CommitApi.DELTA_V1
+        : UnityCatalogConnection.CommitApi.LEGACY;
+  }
+
   @Override
   public void close() {
     try {
-      deltaClient.close();
+      commitClient.close();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Whether to use the UC Delta API: configured, or detected. A server without it (older than UC
+   * 0.5) has no {@code /delta/v1} route at all; one with it answers even an unknown catalog with
+   * the Delta API's own error body.
+   */
+  private boolean usesDeltaApi(TokenProvider tokens) {
+    return switch (connection.commitApi()) {
+      case DELTA_V1 -> true;
+      case LEGACY -> false;
+      case AUTO -> {
+        HttpRequest probe =
+            HttpRequest.newBuilder(
+                    URI.create(
+                        connection.endpoint() + API_BASE + "/delta/v1/config?catalog=_probe"))
+                .header("Authorization", "Bearer " + tokens.accessToken())
+                .GET()
+                .build();
+        try {
+          HttpResponse<String> answer =
+              HttpClient.newHttpClient().send(probe, HttpResponse.BodyHandlers.ofString());
+          boolean deltaApi =
+              answer.statusCode() == 200
+                  || (answer.statusCode() == 404 && answer.body().contains("\"error\":{"));
+          LOG.info(
+              "Unity Catalog at {} {} the UC Delta API",
+              connection.endpoint(),
+              deltaApi ? "offers" : "does not offer");
+          yield deltaApi;
+        } catch (IOException e) {
+          throw UnityCatalogErrors.callFailed(connection, "detect its commit API", e);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw UnityCatalogErrors.callFailed(connection, "detect its commit API", e);
+        }
+      }
+    };
   }
 
   private static TableIdentifier identifier(UcTableName name) {

@@ -13,17 +13,35 @@ import java.util.Objects;
  * @param endpoint the server's base URI, e.g. {@code https://uc.example.com}; the API lives below
  *     {@code /api/2.1/unity-catalog}
  * @param auth how calls are authenticated
+ * @param commitApi which of the catalog's commit APIs to use
  */
-public record UnityCatalogConnection(URI endpoint, Auth auth) implements Serializable {
+public record UnityCatalogConnection(URI endpoint, Auth auth, CommitApi commitApi)
+    implements Serializable {
 
   public UnityCatalogConnection {
     Objects.requireNonNull(endpoint, "endpoint");
     Objects.requireNonNull(auth, "auth");
+    Objects.requireNonNull(commitApi, "commitApi");
   }
 
-  /** A connection that sends a static bearer token. */
+  /** A connection that detects the commit API. */
+  public UnityCatalogConnection(URI endpoint, Auth auth) {
+    this(endpoint, auth, CommitApi.AUTO);
+  }
+
+  /** A connection that sends a static bearer token and detects the commit API. */
   public UnityCatalogConnection(URI endpoint, Secret token) {
-    this(endpoint, new StaticToken(token));
+    this(endpoint, new StaticToken(token), CommitApi.AUTO);
+  }
+
+  /** The catalog API through which commits are ratified. */
+  public enum CommitApi {
+    /** The UC Delta API ({@code /delta/v1}) when the server has it (UC 0.5+), else legacy. */
+    AUTO,
+    /** The UC Delta API under {@code /delta/v1}, UC 0.5 and later. */
+    DELTA_V1,
+    /** The commits API {@code /delta/preview/commits}, for servers older than UC 0.5. */
+    LEGACY
   }
 
   /** How calls to the catalog are authenticated. */

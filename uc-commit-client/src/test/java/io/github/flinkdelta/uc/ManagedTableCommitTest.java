@@ -28,9 +28,9 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A Unity Catalog managed table, created and appended to through Kernel's catalog committer against
@@ -48,19 +48,29 @@ class ManagedTableCommitTest {
   private UnityCatalogServer server;
   private UnityCatalogConnection connection;
 
-  @BeforeEach
-  void start() throws Exception {
-    server = UnityCatalogServer.builder().storageRoot(dir.resolve("storage")).build().start();
-    connection = new UnityCatalogConnection(server.uri(), Secret.of("any-token"));
-  }
-
   @AfterEach
   void stop() {
     server.close();
   }
 
-  @Test
-  void appendsAreRatifiedByTheCatalogAndPublished() throws Exception {
+  @ParameterizedTest(name = "{0} against a server {1} the UC Delta API")
+  @CsvSource({
+    "DELTA_V1, with, /delta/v1/catalogs/{catalog}/schemas/{schema}/tables/{table}",
+    "LEGACY, with, /delta/preview/commits",
+    "AUTO, with, /delta/v1/catalogs/{catalog}/schemas/{schema}/tables/{table}",
+    "AUTO, without, /delta/preview/commits"
+  })
+  void appendsAreRatifiedByTheCatalogAndPublished(
+      UnityCatalogConnection.CommitApi api, String deltaApi, String commitPath) throws Exception {
+    server =
+        UnityCatalogServer.builder()
+            .storageRoot(dir.resolve("storage"))
+            .deltaApi(deltaApi.equals("with"))
+            .build()
+            .start();
+    connection =
+        new UnityCatalogConnection(
+            server.uri(), new UnityCatalogConnection.StaticToken(Secret.of("any-token")), api);
     var conf = HadoopConfigurations.of(Map.of());
     UcTableName name = UcTableName.parse("main.default.events");
     CatalogTable table;
@@ -95,6 +105,8 @@ class ManagedTableCommitTest {
     }
 
     assertThat(server.latestVersion("main.default.events")).isEqualTo(12);
+    // Every version was ratified through the expected API.
+    assertThat(server.faults().calls("POST " + commitPath)).isGreaterThanOrEqualTo(12);
     Path log = Path.of(URI.create(table.location())).resolve("_delta_log");
     assertThat(Files.exists(log.resolve(String.format("%020d.json", 12)))).isTrue();
     try (DeltaTable reread =

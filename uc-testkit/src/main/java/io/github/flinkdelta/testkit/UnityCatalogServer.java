@@ -113,6 +113,16 @@ public final class UnityCatalogServer implements AutoCloseable {
     route("POST /temporary-table-credentials", catalogs::temporaryTableCredentials);
     route("POST /delta/preview/commits", commits::commit);
     route("GET /delta/preview/commits", commits::getCommits);
+    if (settings.deltaApi) {
+      registerDeltaApi(delta);
+    }
+
+    if (state.catalogs.isEmpty()) {
+      bootstrap(catalogs);
+    }
+  }
+
+  private void registerDeltaApi(DeltaRestApi delta) {
     String v1Table = "/delta/v1/catalogs/{catalog}/schemas/{schema}/tables/{table}";
     route("GET /delta/v1/config", delta::config);
     route(
@@ -123,10 +133,6 @@ public final class UnityCatalogServer implements AutoCloseable {
     route("POST " + v1Table, delta::updateTable);
     route("GET " + v1Table + "/credentials", delta::tableCredentials);
     route("GET /delta/v1/staging-tables/{table_id}/credentials", delta::stagingCredentials);
-
-    if (state.catalogs.isEmpty()) {
-      bootstrap(catalogs);
-    }
   }
 
   /** Starts configuring a server. */
@@ -413,6 +419,7 @@ public final class UnityCatalogServer implements AutoCloseable {
     private String oauthClientId;
     private String oauthClientSecret;
     private Duration oauthTokenLifetime = Duration.ofHours(1);
+    private boolean deltaApi = true;
     private String metastoreId = UUID.randomUUID().toString();
 
     private Builder() {}
@@ -461,6 +468,15 @@ public final class UnityCatalogServer implements AutoCloseable {
     /** The credentials vended for tables on {@code s3://} locations. */
     public Builder s3Credentials(S3Credentials credentials) {
       this.s3Credentials = credentials;
+      return this;
+    }
+
+    /**
+     * Whether the server offers the UC Delta API under {@code /delta/v1} (the default); without it,
+     * it behaves like a server older than UC 0.5 that has only {@code /delta/preview/commits}.
+     */
+    public Builder deltaApi(boolean enabled) {
+      this.deltaApi = enabled;
       return this;
     }
 
