@@ -1,0 +1,44 @@
+package io.github.flinkdelta.it;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.github.flinkdelta.uc.Secret;
+import io.github.flinkdelta.uc.UnityCatalogConnection;
+import java.net.URI;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * The contract against a real Unity Catalog endpoint named by {@code UC_URI}, {@code UC_TOKEN},
+ * {@code UC_CATALOG} and {@code UC_SCHEMA}; skipped, saying why, when they are unset. The catalog's
+ * storage must be reachable from this machine with the vended credentials.
+ */
+class UnityCatalogContractOnEndpointITCase extends UnityCatalogContract {
+
+  @BeforeEach
+  void requireEndpoint() {
+    for (String variable : new String[] {"UC_URI", "UC_TOKEN", "UC_CATALOG", "UC_SCHEMA"}) {
+      assumeTrue(
+          System.getenv(variable) != null,
+          "Skipped: set UC_URI, UC_TOKEN, UC_CATALOG and UC_SCHEMA to run the Unity Catalog"
+              + " contract suite against a real endpoint; "
+              + variable
+              + " is unset.");
+    }
+  }
+
+  @Override
+  UnityCatalogConnection connection() {
+    return new UnityCatalogConnection(
+        URI.create(System.getenv("UC_URI")), Secret.of(System.getenv("UC_TOKEN")));
+  }
+
+  @Override
+  String catalog() {
+    return System.getenv("UC_CATALOG");
+  }
+
+  @Override
+  String schema() {
+    return System.getenv("UC_SCHEMA");
+  }
+}
