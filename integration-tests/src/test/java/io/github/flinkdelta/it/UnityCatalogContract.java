@@ -2,17 +2,8 @@ package io.github.flinkdelta.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkdelta.core.storage.HadoopConfigurations;
-import io.github.flinkdelta.core.table.DeltaTable;
-import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
-import io.github.flinkdelta.uc.CatalogTable;
-import io.github.flinkdelta.uc.UcTableName;
-import io.github.flinkdelta.uc.UnityCatalogClient;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
-import io.github.flinkdelta.uc.UnityCatalogTableLocator;
-import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -59,15 +50,8 @@ abstract class UnityCatalogContract {
                 .build());
     env.execute("contract: exactly once");
 
-    var conf = HadoopConfigurations.of(Map.of());
-    try (UnityCatalogClient client = new UnityCatalogClient(connection(), conf)) {
-      CatalogTable found = client.find(UcTableName.parse(table)).orElseThrow();
-      assertThat(found.managed()).isTrue();
-      try (DeltaTable delta =
-          DeltaTable.open(new UnityCatalogTableLocator(connection(), found), conf)) {
-        List<List<Object>> rows = DeltaTableReader.read(delta.engine(), delta.snapshot());
-        assertThat(rows).containsExactlyInAnyOrderElementsOf(TestRows.expected(count, BUCKETS));
-      }
-    }
+    assertThat(CatalogReads.table(connection(), table).managed()).isTrue();
+    assertThat(CatalogReads.rows(connection(), table))
+        .containsExactlyInAnyOrderElementsOf(TestRows.expected(count, BUCKETS));
   }
 }

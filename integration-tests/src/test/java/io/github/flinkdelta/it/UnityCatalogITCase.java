@@ -3,20 +3,11 @@ package io.github.flinkdelta.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.flinkdelta.core.storage.HadoopConfigurations;
-import io.github.flinkdelta.core.table.DeltaTable;
-import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
-import io.github.flinkdelta.uc.CatalogTable;
 import io.github.flinkdelta.uc.Secret;
-import io.github.flinkdelta.uc.UcTableName;
-import io.github.flinkdelta.uc.UnityCatalogClient;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
-import io.github.flinkdelta.uc.UnityCatalogTableLocator;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterEach;
@@ -198,19 +189,11 @@ class UnityCatalogITCase {
         .build();
   }
 
-  private void assertExactlyInCatalog(String name, long count) throws Exception {
-    var conf = HadoopConfigurations.of(Map.of());
-    CatalogTable table;
-    try (UnityCatalogClient client = new UnityCatalogClient(connection, conf)) {
-      table = client.find(UcTableName.parse(name)).orElseThrow();
-    }
-    try (DeltaTable delta =
-        DeltaTable.open(new UnityCatalogTableLocator(connection, table), conf)) {
-      List<List<Object>> rows = DeltaTableReader.read(delta.engine(), delta.snapshot());
-      assertThat(rows).hasSize((int) count);
-      assertThat(rows).containsExactlyInAnyOrderElementsOf(TestRows.expected(count, BUCKETS));
-      // The catalog ratified every version the table has, without gaps.
-      assertThat(server.latestVersion(name)).isEqualTo(delta.snapshot().getVersion());
-    }
+  private void assertExactlyInCatalog(String name, long count) {
+    CatalogReads.Read read = CatalogReads.read(connection, name);
+    assertThat(read.rows()).hasSize((int) count);
+    assertThat(read.rows()).containsExactlyInAnyOrderElementsOf(TestRows.expected(count, BUCKETS));
+    // The catalog ratified every version the table has, without gaps.
+    assertThat(server.latestVersion(name)).isEqualTo(read.version());
   }
 }

@@ -3,20 +3,13 @@ package io.github.flinkdelta.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.flinkdelta.core.storage.HadoopConfigurations;
-import io.github.flinkdelta.core.table.DeltaTable;
-import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
 import io.github.flinkdelta.uc.Secret;
-import io.github.flinkdelta.uc.UcTableName;
-import io.github.flinkdelta.uc.UnityCatalogClient;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import io.github.flinkdelta.uc.UnityCatalogConnection.OAuthClientCredentials;
-import io.github.flinkdelta.uc.UnityCatalogTableLocator;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -57,17 +50,8 @@ class UnityCatalogOAuthITCase {
                   .build());
       env.execute("oauth");
 
-      var conf = HadoopConfigurations.of(Map.of());
-      try (UnityCatalogClient client = new UnityCatalogClient(connection, conf);
-          DeltaTable table =
-              DeltaTable.open(
-                  new UnityCatalogTableLocator(
-                      connection,
-                      client.find(UcTableName.parse("main.default.oauth")).orElseThrow()),
-                  conf)) {
-        assertThat(DeltaTableReader.read(table.engine(), table.snapshot()))
-            .containsExactlyInAnyOrderElementsOf(TestRows.expected(count, 3));
-      }
+      assertThat(CatalogReads.rows(connection, "main.default.oauth"))
+          .containsExactlyInAnyOrderElementsOf(TestRows.expected(count, 3));
       assertThat(server.oauthTokensIssued()).isGreaterThan(2);
       assertThat(connection.toString()).doesNotContain(CLIENT_SECRET);
 

@@ -2,21 +2,13 @@ package io.github.flinkdelta.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkdelta.core.storage.HadoopConfigurations;
-import io.github.flinkdelta.core.table.DeltaTable;
-import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
-import io.github.flinkdelta.uc.CatalogTable;
 import io.github.flinkdelta.uc.Secret;
-import io.github.flinkdelta.uc.UcTableName;
-import io.github.flinkdelta.uc.UnityCatalogClient;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
-import io.github.flinkdelta.uc.UnityCatalogTableLocator;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -88,14 +80,6 @@ class UnityCatalogVisibilityITCase {
   }
 
   private static List<List<Object>> read(UnityCatalogConnection connection) {
-    var conf = HadoopConfigurations.of(Map.of());
-    CatalogTable table;
-    try (UnityCatalogClient client = new UnityCatalogClient(connection, conf)) {
-      table = client.find(UcTableName.parse(TABLE)).orElseThrow();
-    }
-    try (DeltaTable delta =
-        DeltaTable.open(new UnityCatalogTableLocator(connection, table), conf)) {
-      return DeltaTableReader.read(delta.engine(), delta.snapshot());
-    }
+    return CatalogReads.rows(connection, TABLE);
   }
 }
