@@ -37,7 +37,7 @@ class BadRowITCase {
         new DataGeneratorSource<>(
             i -> i == BAD_ROW ? GenericRowData.of(null, 0, null) : TestRows.row(i, 3),
             3_000,
-            RateLimiterStrategy.perSecond(2_000),
+            RateLimiterStrategy.perSecond(1_000),
             InternalTypeInfo.of(TestRows.TYPE));
     env.fromSource(source, WatermarkStrategy.noWatermarks(), "generator")
         .sinkTo(DeltaSink.builder().tablePath(table).rowType(TestRows.TYPE).build());
