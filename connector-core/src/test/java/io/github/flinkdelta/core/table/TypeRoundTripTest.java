@@ -134,7 +134,7 @@ class TypeRoundTripTest {
             HadoopConfigurations.of(Map.of()),
             path,
             DeltaSinkOptions.fileWriteOptions(new org.apache.flink.configuration.Configuration()),
-            "part-test")) {
+            "part-" + java.util.UUID.randomUUID())) {
       for (RowData row : rows) {
         writer.write(row);
       }
