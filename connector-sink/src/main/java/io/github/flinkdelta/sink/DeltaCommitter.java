@@ -28,11 +28,14 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
 
   private final DeltaSinkConfig config;
   private final OptionalLong restoredCheckpointId;
+  private final DeltaCommitterMetrics metrics;
   private DeltaTable table;
 
-  DeltaCommitter(DeltaSinkConfig config, OptionalLong restoredCheckpointId) {
+  DeltaCommitter(
+      DeltaSinkConfig config, OptionalLong restoredCheckpointId, DeltaCommitterMetrics metrics) {
     this.config = config;
     this.restoredCheckpointId = restoredCheckpointId;
+    this.metrics = metrics;
   }
 
   @Override
@@ -50,6 +53,9 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
     CommitResult result =
         table().commit(committable.appId(), committable.checkpointId(), committable.files());
     if (result.committed()) {
+      long durationMs = (System.nanoTime() - started) / 1_000_000;
+      long records = committable.files().stream().mapToLong(DataFile::numRecords).sum();
+      metrics.committed(result.tableVersion(), durationMs, committable.files().size(), records);
       LOG.info(
           "Committed {} version {} (checkpoint {}, appId {}, {} files, {} rows, {} bytes) in {} ms",
           config.tableName(),
@@ -57,9 +63,9 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
           committable.checkpointId(),
           committable.appId(),
           committable.files().size(),
-          committable.files().stream().mapToLong(DataFile::numRecords).sum(),
+          records,
           committable.files().stream().mapToLong(DataFile::sizeBytes).sum(),
-          (System.nanoTime() - started) / 1_000_000);
+          durationMs);
       return;
     }
     long tableTxn = result.tableTxnVersion();

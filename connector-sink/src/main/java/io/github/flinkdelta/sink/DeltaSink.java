@@ -1,6 +1,7 @@
 package io.github.flinkdelta.sink;
 
 import java.io.IOException;
+import java.time.Clock;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.sink2.Committer;
@@ -62,7 +63,10 @@ public final class DeltaSink
   @Override
   public Committer<DeltaCommittable> createCommitter(CommitterInitContext context)
       throws IOException {
-    return new DeltaCommitter(config, context.getRestoredCheckpointId());
+    return new DeltaCommitter(
+        config,
+        context.getRestoredCheckpointId(),
+        new DeltaCommitterMetrics(context.metricGroup(), config.tableName(), Clock.systemUTC()));
   }
 
   @Internal

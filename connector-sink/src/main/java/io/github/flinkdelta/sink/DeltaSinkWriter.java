@@ -7,7 +7,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
-import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
 import org.apache.flink.table.data.RowData;
 
@@ -19,8 +18,7 @@ import org.apache.flink.table.data.RowData;
 final class DeltaSinkWriter implements CommittingSinkWriter<RowData, DeltaWriteResult> {
 
   private final PartitionedDataWriter files;
-  private final Counter recordsOut;
-  private final Counter bytesOut;
+  private final DeltaSinkWriterMetrics metrics;
 
   DeltaSinkWriter(DeltaSinkConfig config, int subtask, SinkWriterMetricGroup metrics) {
     // A fresh prefix per writer instance keeps file names unique across subtasks and restarts.
@@ -32,16 +30,13 @@ final class DeltaSinkWriter implements CommittingSinkWriter<RowData, DeltaWriteR
             config.tablePath(),
             config.writeOptions(),
             prefix);
-    this.recordsOut = metrics.getNumRecordsSendCounter();
-    this.bytesOut = metrics.getNumBytesSendCounter();
-    metrics.gauge("openFiles", files::openFileCount);
-    metrics.gauge("bufferedBytes", files::bufferedBytes);
+    this.metrics = new DeltaSinkWriterMetrics(metrics, config.tableName(), files);
   }
 
   @Override
   public void write(RowData row, Context context) throws IOException {
     files.write(row);
-    recordsOut.inc();
+    metrics.recordWritten();
   }
 
   @Override
@@ -55,9 +50,7 @@ final class DeltaSinkWriter implements CommittingSinkWriter<RowData, DeltaWriteR
     if (completed.isEmpty()) {
       return List.of();
     }
-    for (DataFile file : completed) {
-      bytesOut.inc(file.sizeBytes());
-    }
+    metrics.filesCompleted(completed);
     return List.of(new DeltaWriteResult(completed));
   }
 
