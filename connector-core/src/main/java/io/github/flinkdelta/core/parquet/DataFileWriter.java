@@ -45,6 +45,9 @@ public final class DataFileWriter implements AutoCloseable {
   private final ParquetWriter<RowData> writer;
   private long numRecords;
 
+  /** The bytes this file counts against the memory budget, as last accounted by its owner. */
+  long accountedBytes;
+
   DataFileWriter(
       FileLayout layout,
       Configuration conf,
@@ -102,11 +105,11 @@ public final class DataFileWriter implements AutoCloseable {
   }
 
   /**
-   * This file's share of the memory budget: the bytes encoded but not yet flushed to storage, plus
-   * the fixed {@link #OPEN_FILE_OVERHEAD_BYTES} of an open file.
+   * This file's share of the memory budget, given its {@link #dataSize()}: the bytes encoded but
+   * not yet flushed to storage, plus the fixed {@link #OPEN_FILE_OVERHEAD_BYTES} of an open file.
    */
-  public long bufferedBytes() {
-    return OPEN_FILE_OVERHEAD_BYTES + Math.max(0, writer.getDataSize() - output.position());
+  long bufferedBytes(long dataSize) {
+    return OPEN_FILE_OVERHEAD_BYTES + Math.max(0, dataSize - output.position());
   }
 
   /** Flushes and closes the file, returning what a commit needs to add it to the table. */

@@ -32,7 +32,6 @@ public final class PartitionedDataWriter implements AutoCloseable {
   private final RowData.FieldGetter[] partitionGetters;
 
   private final Map<PartitionKey, DataFileWriter> openFiles = new HashMap<>();
-  private final Map<DataFileWriter, Long> bufferedByFile = new HashMap<>();
   private final List<DataFile> completed = new ArrayList<>();
   private DataFileWriter unpartitioned;
   private long bufferedBytes;
@@ -82,8 +81,11 @@ public final class PartitionedDataWriter implements AutoCloseable {
     }
 
     file.write(row);
-    trackBuffered(file);
-    if (file.dataSize() >= options.targetFileSizeBytes()
+    long dataSize = file.dataSize();
+    long buffered = file.bufferedBytes(dataSize);
+    bufferedBytes += buffered - file.accountedBytes;
+    file.accountedBytes = buffered;
+    if (dataSize >= options.targetFileSizeBytes()
         || file.numRecords() >= options.maxRowsPerFile()) {
       complete(key, file);
     }
@@ -126,7 +128,6 @@ public final class PartitionedDataWriter implements AutoCloseable {
     }
     openFiles.values().forEach(DataFileWriter::close);
     openFiles.clear();
-    bufferedByFile.clear();
     bufferedBytes = 0;
   }
 
@@ -143,14 +144,7 @@ public final class PartitionedDataWriter implements AutoCloseable {
     }
     String name = dir + filePrefix + "-" + String.format("%05d", fileCounter++) + fileSuffix;
     DataFileWriter file = new DataFileWriter(layout, conf, tableRoot, name, values, options);
-    bufferedByFile.put(file, 0L);
     return file;
-  }
-
-  private void trackBuffered(DataFileWriter file) {
-    long now = file.bufferedBytes();
-    Long before = bufferedByFile.put(file, now);
-    bufferedBytes += now - (before == null ? 0 : before);
   }
 
   private void complete(PartitionKey key, DataFileWriter file) throws IOException {
@@ -159,8 +153,7 @@ public final class PartitionedDataWriter implements AutoCloseable {
     } else {
       openFiles.remove(key);
     }
-    Long buffered = bufferedByFile.remove(file);
-    bufferedBytes -= buffered == null ? 0 : buffered;
+    bufferedBytes -= file.accountedBytes;
     completed.add(file.finish());
   }
 
@@ -173,7 +166,7 @@ public final class PartitionedDataWriter implements AutoCloseable {
     DataFileWriter largest = null;
     long largestBytes = -1;
     for (Map.Entry<PartitionKey, DataFileWriter> entry : openFiles.entrySet()) {
-      long bytes = bufferedByFile.getOrDefault(entry.getValue(), 0L);
+      long bytes = entry.getValue().accountedBytes;
       if (bytes > largestBytes) {
         largestBytes = bytes;
         largestKey = entry.getKey();
