@@ -1,5 +1,6 @@
 package io.github.flinkdelta.sink;
 
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import java.io.IOException;
 import java.time.Clock;
 import org.apache.flink.annotation.Internal;
@@ -14,6 +15,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPreWriteTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.table.data.RowData;
@@ -35,6 +37,7 @@ import org.apache.flink.table.data.RowData;
 public final class DeltaSink
     implements Sink<RowData>,
         SupportsCommitter<DeltaCommittable>,
+        SupportsPreWriteTopology<RowData>,
         SupportsPreCommitTopology<DeltaWriteResult, DeltaCommittable> {
 
   private static final long serialVersionUID = 1L;
@@ -50,6 +53,16 @@ public final class DeltaSink
   /** Starts building a sink. */
   public static DeltaSinkBuilder builder() {
     return new DeltaSinkBuilder();
+  }
+
+  @Internal
+  @Override
+  public DataStream<RowData> addPreWriteTopology(DataStream<RowData> rows) {
+    if (config.distribution() == DeltaSinkOptions.Distribution.HASH
+        && config.layout().isPartitioned()) {
+      return rows.keyBy(new PartitionKeySelector(config.layout().partitionColumns()));
+    }
+    return rows;
   }
 
   @Internal

@@ -183,7 +183,8 @@ public final class DeltaSinkBuilder {
             layout,
             DeltaSinkOptions.fileWriteOptions(options),
             options.get(DeltaSinkOptions.APP_ID),
-            options.get(DeltaSinkOptions.COMMIT_MAX_RETRIES)),
+            options.get(DeltaSinkOptions.COMMIT_MAX_RETRIES),
+            options.get(DeltaSinkOptions.DISTRIBUTION)),
         uidPrefix);
   }
 

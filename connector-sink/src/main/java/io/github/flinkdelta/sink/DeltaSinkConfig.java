@@ -1,6 +1,7 @@
 package io.github.flinkdelta.sink;
 
 import io.github.flinkdelta.core.catalog.TableLocator;
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.parquet.FileLayout;
 import io.github.flinkdelta.core.parquet.FileWriteOptions;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
@@ -19,6 +20,7 @@ import org.apache.hadoop.conf.Configuration;
  * @param writeOptions how data files are written and rolled
  * @param appId the configured transaction app id, or null for one made at first start
  * @param maxCommitRetries retries of a commit after retryable failures before the task fails
+ * @param distribution how rows reach the writers
  */
 @Internal
 public record DeltaSinkConfig(
@@ -27,7 +29,8 @@ public record DeltaSinkConfig(
     FileLayout layout,
     FileWriteOptions writeOptions,
     String appId,
-    int maxCommitRetries)
+    int maxCommitRetries,
+    DeltaSinkOptions.Distribution distribution)
     implements Serializable {
 
   public DeltaSinkConfig {

@@ -82,6 +82,24 @@ public final class DeltaSinkOptions {
                   + " before the committer fails the task; Flink then restarts it and the commit"
                   + " is tried again, so no files are lost.");
 
+  /** How rows reach the writer subtasks. */
+  public enum Distribution {
+    /** Rows stay on the subtask that produced them. */
+    NONE,
+    /** Rows are keyed by their partition values, so each partition is written by one subtask. */
+    HASH
+  }
+
+  public static final ConfigOption<Distribution> DISTRIBUTION =
+      ConfigOptions.key("sink.distribution")
+          .enumType(Distribution.class)
+          .defaultValue(Distribution.NONE)
+          .withDescription(
+              "NONE keeps rows on the subtask that produced them. HASH keys rows by their"
+                  + " partition values before the writers, so each partition has one open file"
+                  + " at a time across the job instead of one per subtask; it costs a network"
+                  + " shuffle. Unpartitioned tables ignore it.");
+
   private DeltaSinkOptions() {}
 
   /** The file writing options that {@code config} sets, defaults for the rest. */
