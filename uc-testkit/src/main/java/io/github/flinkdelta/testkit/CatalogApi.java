@@ -150,20 +150,13 @@ final class CatalogApi {
             required(create.getCatalogName(), "catalog_name")
                 + "."
                 + required(create.getSchemaName(), "schema_name"));
-    String name = required(create.getName(), "name");
-    String full = schema.catalog() + "." + schema.name() + "." + name;
-    if (state.tables.containsKey(full)) {
-      throw UcException.alreadyExists("TABLE", "Table already exists: " + full);
-    }
-    String id = UUID.randomUUID().toString();
-    String location = Locations.normalize(storageRoot.resolve("tables/" + id).toString());
-    state.staging.put(id, new Staging(id, schema.catalog(), schema.name(), name, location));
+    Staging staging = state.stage(schema, required(create.getName(), "name"), storageRoot);
     return new StagingTableInfo()
-        .id(id)
-        .name(name)
-        .catalogName(schema.catalog())
-        .schemaName(schema.name())
-        .stagingLocation(location);
+        .id(staging.id())
+        .name(staging.name())
+        .catalogName(staging.catalog())
+        .schemaName(staging.schema())
+        .stagingLocation(staging.location());
   }
 
   Object createTable(ApiRequest request) {
@@ -175,9 +168,7 @@ final class CatalogApi {
                 + required(create.getSchemaName(), "schema_name"));
     String name = required(create.getName(), "name");
     String full = schema.catalog() + "." + schema.name() + "." + name;
-    if (state.tables.containsKey(full)) {
-      throw UcException.alreadyExists("TABLE", "Table already exists: " + full);
-    }
+    state.requireNoTable(full);
     TableType type = create.getTableType();
     if (type == null) {
       throw UcException.badRequest("table_type is required");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.unitycatalog.client.model.ColumnInfo;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 
 /**
  * Everything the catalog knows: catalogs, schemas, tables, staging tables and each managed table's
@@ -106,6 +108,25 @@ final class CatalogState {
   public Map<String, Table> tables = new TreeMap<>();
   public Map<String, Staging> staging = new TreeMap<>();
   public Map<String, CommitLog> commits = new TreeMap<>();
+
+  /**
+   * Reserves a staging table (and its storage location, {@code <root>/tables/<id>}) for a table not
+   * yet in {@code schema}.
+   */
+  Staging stage(Schema schema, String name, URI storageRoot) {
+    requireNoTable(schema.catalog() + "." + schema.name() + "." + name);
+    String id = UUID.randomUUID().toString();
+    String location = Locations.normalize(storageRoot.resolve("tables/" + id).toString());
+    Staging staging = new Staging(id, schema.catalog(), schema.name(), name, location);
+    this.staging.put(id, staging);
+    return staging;
+  }
+
+  void requireNoTable(String fullName) {
+    if (tables.containsKey(fullName)) {
+      throw UcException.alreadyExists("TABLE", "Table already exists: " + fullName);
+    }
+  }
 
   Table tableById(String id) {
     for (Table table : tables.values()) {

@@ -111,12 +111,9 @@ final class DeltaRestApi {
     if (name == null || name.isBlank()) {
       throw UcException.badRequest("name is required");
     }
-    if (state.tables.containsKey(schema.catalog() + "." + schema.name() + "." + name)) {
-      throw UcException.alreadyExists("TABLE", "Table already exists: " + name);
-    }
-    String id = UUID.randomUUID().toString();
-    String location = Locations.normalize(storageRoot.resolve("tables/" + id).toString());
-    state.staging.put(id, new Staging(id, schema.catalog(), schema.name(), name, location));
+    Staging staging = state.stage(schema, name, storageRoot);
+    String id = staging.id();
+    String location = staging.location();
     Map<String, String> required = new LinkedHashMap<>(REQUIRED_PROPERTIES);
     required.put(CatalogApi.TABLE_ID_PROPERTY, id);
     return new DeltaStagingTableResponse()
@@ -138,9 +135,7 @@ final class DeltaRestApi {
     DeltaCreateTableRequest create = request.body(DeltaCreateTableRequest.class);
     String name = required(create.getName(), "name");
     String full = schema.catalog() + "." + schema.name() + "." + name;
-    if (state.tables.containsKey(full)) {
-      throw UcException.alreadyExists("TABLE", "Table already exists: " + full);
-    }
+    state.requireNoTable(full);
     String location = required(create.getLocation(), "location");
     if (create.getTableType() == null) {
       throw UcException.badRequest("table-type is required");
