@@ -82,6 +82,20 @@ class UnityCatalogITCase {
   }
 
   @Test
+  void aBurstOfTooManyRequestsIsRetriedWithoutLossOrDuplicate() throws Exception {
+    long count = 1_500;
+    DeltaSink sink = sink("main.default.throttled");
+    server.faults().failNext(UPDATE_TABLE, 4, 429);
+    StreamExecutionEnvironment env = MiniClusters.env(100, 5, 2);
+    TestRows.source(env, count, 2_000, BUCKETS).sinkTo(sink);
+    env.execute("uc throttled");
+
+    assertExactlyInCatalog("main.default.throttled", count);
+    assertThat((long) server.faults().calls(UPDATE_TABLE))
+        .isGreaterThanOrEqualTo(server.latestVersion("main.default.throttled") + 4);
+  }
+
+  @Test
   void twoJobsAppendingToTheSameManagedTableEachLandExactlyOnce() throws Exception {
     long count = 2_000;
     DeltaSink first = sink("main.default.shared");
