@@ -1,0 +1,62 @@
+package io.github.flinkdelta.sink.table;
+
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * {@code 'connector' = 'delta'}: validates the table's options (an unknown key fails, listing the
+ * valid ones) and hands them to the same {@link io.github.flinkdelta.sink.DeltaSinkBuilder}
+ * DataStream jobs use.
+ */
+@Internal
+public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFactory {
+
+  public static final String IDENTIFIER = "delta";
+
+  @Override
+  public String factoryIdentifier() {
+    return IDENTIFIER;
+  }
+
+  @Override
+  public Set<ConfigOption<?>> requiredOptions() {
+    return Set.of();
+  }
+
+  @Override
+  public Set<ConfigOption<?>> optionalOptions() {
+    return Set.of(
+        DeltaTableOptions.TABLE_PATH,
+        DeltaTableOptions.UC_URI,
+        DeltaTableOptions.UC_TOKEN,
+        DeltaTableOptions.UC_TABLE,
+        DeltaSinkOptions.APP_ID,
+        DeltaSinkOptions.CREATE_IF_MISSING,
+        DeltaSinkOptions.TARGET_FILE_SIZE,
+        DeltaSinkOptions.MAX_ROWS_PER_FILE,
+        DeltaSinkOptions.BUFFER_BUDGET,
+        DeltaSinkOptions.COMPRESSION,
+        DeltaSinkOptions.ROW_GROUP_SIZE,
+        DeltaSinkOptions.PAGE_SIZE,
+        DeltaSinkOptions.COMMIT_MAX_RETRIES,
+        DeltaSinkOptions.DISTRIBUTION,
+        FactoryUtil.SINK_PARALLELISM);
+  }
+
+  @Override
+  public DynamicTableSink createDynamicTableSink(Context context) {
+    FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
+    helper.validate();
+    RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
+    List<String> partitions = context.getCatalogTable().getPartitionKeys();
+    return new DeltaDynamicTableSink(
+        context.getObjectIdentifier().asSummaryString(), helper.getOptions(), rowType, partitions);
+  }
+}
