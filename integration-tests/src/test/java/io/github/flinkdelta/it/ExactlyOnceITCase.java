@@ -67,6 +67,30 @@ class ExactlyOnceITCase {
   }
 
   @Test
+  void twoJobsOnOneTableWhileOneFailsRepeatedly() throws Exception {
+    long count = 3_000;
+    String table = table("two-jobs");
+    DeltaSink first = sink(table);
+    DeltaSink second = sink(table);
+    StreamExecutionEnvironment steady = MiniClusters.env(100, 0, 1);
+    TestRows.source(steady, count, 2_000, BUCKETS).sinkTo(first);
+    StreamExecutionEnvironment failing = MiniClusters.env(100, 5, 1);
+    FailingMapper.INJECTED.set(0);
+    TestRows.source(failing, count, 2_000, BUCKETS)
+        .map(row -> TestRows.row(row.getLong(0) + count, BUCKETS))
+        .returns(org.apache.flink.table.runtime.typeutils.InternalTypeInfo.of(TestRows.TYPE))
+        .map(new FailingMapper(3, 500))
+        .sinkTo(second);
+    var steadyJob = steady.executeAsync("steady writer");
+    var failingJob = failing.executeAsync("failing writer");
+    steadyJob.getJobExecutionResult().get();
+    failingJob.getJobExecutionResult().get();
+
+    assertThat(FailingMapper.INJECTED.get()).isGreaterThanOrEqualTo(3);
+    assertExactly(table, 2 * count);
+  }
+
+  @Test
   void boundedBatchJobCommitsItsRowsAtTheEnd() throws Exception {
     long count = 5_000;
     String table = table("batch");

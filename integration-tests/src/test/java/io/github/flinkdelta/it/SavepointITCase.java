@@ -18,6 +18,8 @@ import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Stop-with-savepoint and resubmission under a new job id; restoring an older savepoint. */
 class SavepointITCase {
@@ -40,6 +42,17 @@ class SavepointITCase {
     JobClient second = start(table, savepoint);
     assertThat(second.getJobID()).isNotEqualTo(first.getJobID());
     second.getJobExecutionResult().get(2, TimeUnit.MINUTES);
+
+    ExactlyOnceITCase.assertExactly(table, ROWS, BUCKETS);
+  }
+
+  @ParameterizedTest(name = "resume at parallelism {0}")
+  @ValueSource(ints = {1, 3})
+  void rescalingFromASavepointNeitherDuplicatesNorLoses(int parallelism) throws Exception {
+    String table = dir.resolve("rescale-" + parallelism).toUri().toString();
+
+    String savepoint = stopAfterVersion(start(table, null, 2), table, 2);
+    start(table, savepoint, parallelism).getJobExecutionResult().get(2, TimeUnit.MINUTES);
 
     ExactlyOnceITCase.assertExactly(table, ROWS, BUCKETS);
   }
@@ -72,7 +85,11 @@ class SavepointITCase {
   }
 
   private JobClient start(String table, String savepoint) throws Exception {
-    StreamExecutionEnvironment env = MiniClusters.env(100, 3, 2, savepoint);
+    return start(table, savepoint, 2);
+  }
+
+  private JobClient start(String table, String savepoint, int parallelism) throws Exception {
+    StreamExecutionEnvironment env = MiniClusters.env(100, 3, parallelism, savepoint);
     DeltaSink sink =
         DeltaSink.builder()
             .tablePath(table)

@@ -20,8 +20,9 @@ public final class HadoopConfigurations {
     Configuration conf = new Configuration();
     conf.set(LOCAL_FS_IMPL, ForklessLocalFileSystem.class.getName());
     // Delta's default HDFSLogStore renames through Hadoop's FileContext, which forks a
-    // `readlink` process per commit on the local file system.
-    conf.set(LOCAL_LOG_STORE, "io.delta.storage.LocalLogStore");
+    // `readlink` process per commit on the local file system, and neither it nor LocalLogStore
+    // is put-if-absent across writers.
+    conf.set(LOCAL_LOG_STORE, AtomicLocalLogStore.class.getName());
     options.forEach(conf::set);
     return conf;
   }

@@ -1,0 +1,63 @@
+package io.github.flinkdelta.core.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Concurrent writers of one Delta log version: exactly one wins, whole; the rest are told. */
+class AtomicLocalLogStoreTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void onlyOneOfManyConcurrentWritersOfAVersionSucceeds() throws Exception {
+    Configuration conf = HadoopConfigurations.of(Map.of());
+    org.apache.hadoop.fs.Path version =
+        new org.apache.hadoop.fs.Path(dir.resolve("_delta_log/00000000000000000001.json").toUri());
+    int writers = 16;
+    CountDownLatch start = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(writers);
+    List<Future<Boolean>> results = new ArrayList<>();
+    for (int i = 0; i < writers; i++) {
+      String line = "{\"writer\":" + i + "}";
+      results.add(
+          pool.submit(
+              () -> {
+                // A new store per write, as Kernel does.
+                AtomicLocalLogStore store = new AtomicLocalLogStore(conf);
+                start.await();
+                try {
+                  store.write(version, List.of(line, line).iterator(), false, conf);
+                  return true;
+                } catch (FileAlreadyExistsException lost) {
+                  return false;
+                }
+              }));
+    }
+    start.countDown();
+    int winners = 0;
+    for (Future<Boolean> result : results) {
+      winners += result.get() ? 1 : 0;
+    }
+    pool.shutdown();
+
+    assertThat(winners).isEqualTo(1);
+    List<String> lines = Files.readAllLines(dir.resolve("_delta_log/00000000000000000001.json"));
+    assertThat(lines).hasSize(2).allMatch(l -> l.equals(lines.get(0)));
+    try (var files = Files.list(dir.resolve("_delta_log"))) {
+      assertThat(files.filter(f -> f.getFileName().toString().endsWith(".tmp"))).isEmpty();
+    }
+  }
+}
