@@ -42,8 +42,10 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
   public void commit(Collection<CommitRequest<DeltaCommittable>> requests) {
     List<CommitRequest<DeltaCommittable>> ordered = new ArrayList<>(requests);
     ordered.sort(Comparator.comparingLong(r -> r.getCommittable().checkpointId()));
-    for (CommitRequest<DeltaCommittable> request : ordered) {
-      commit(request);
+    try (var loader = ConnectorClassLoader.enter()) {
+      for (CommitRequest<DeltaCommittable> request : ordered) {
+        commit(request);
+      }
     }
   }
 
@@ -100,7 +102,9 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
   @Override
   public void close() {
     if (table != null) {
-      table.close();
+      try (var loader = ConnectorClassLoader.enter()) {
+        table.close();
+      }
       table = null;
     }
   }

@@ -1,6 +1,5 @@
 package io.github.flinkdelta.sink;
 
-import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.github.flinkdelta.core.catalog.PathTableLocator;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
@@ -210,16 +209,13 @@ public final class DeltaSinkBuilder {
         }
         table =
             client.createManagedTable(
-                DefaultEngine.create(hadoopConf),
+                hadoopConf,
                 name,
                 DeltaTypes.toDeltaSchema(rowType),
                 partitionColumns,
                 tableProperties);
       }
-      // An external table is written by path; a managed one through the catalog.
-      return table.managed()
-          ? new UnityCatalogTableLocator(unityCatalog, table)
-          : new PathTableLocator(table.location());
+      return new UnityCatalogTableLocator(unityCatalog, table);
     }
   }
 }

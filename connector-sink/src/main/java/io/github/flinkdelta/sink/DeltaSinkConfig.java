@@ -55,6 +55,14 @@ public record DeltaSinkConfig(
     return hadoopConf(hadoopOptions);
   }
 
+  /**
+   * The Hadoop configuration through which the table's files are written: the storage options plus
+   * any credentials the catalog vends for the table.
+   */
+  public Configuration storageConf() {
+    return table.storageConf(hadoopConf());
+  }
+
   static Configuration hadoopConf(Map<String, String> options) {
     return HadoopConfigurations.of(options);
   }

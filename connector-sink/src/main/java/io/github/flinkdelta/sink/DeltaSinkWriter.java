@@ -23,19 +23,23 @@ final class DeltaSinkWriter implements CommittingSinkWriter<RowData, DeltaWriteR
   DeltaSinkWriter(DeltaSinkConfig config, int subtask, SinkWriterMetricGroup metrics) {
     // A fresh prefix per writer instance keeps file names unique across subtasks and restarts.
     String prefix = String.format("part-%05d-%s", subtask, UUID.randomUUID());
-    this.files =
-        new PartitionedDataWriter(
-            config.layout(),
-            config.hadoopConf(),
-            config.tablePath(),
-            config.writeOptions(),
-            prefix);
+    try (var loader = ConnectorClassLoader.enter()) {
+      this.files =
+          new PartitionedDataWriter(
+              config.layout(),
+              config.storageConf(),
+              config.tablePath(),
+              config.writeOptions(),
+              prefix);
+    }
     this.metrics = new DeltaSinkWriterMetrics(metrics, config.tableName(), files);
   }
 
   @Override
   public void write(RowData row, Context context) throws IOException {
-    files.write(row);
+    try (var loader = ConnectorClassLoader.enter()) {
+      files.write(row);
+    }
     metrics.recordWritten();
   }
 
@@ -46,7 +50,10 @@ final class DeltaSinkWriter implements CommittingSinkWriter<RowData, DeltaWriteR
 
   @Override
   public Collection<DeltaWriteResult> prepareCommit() throws IOException {
-    List<DataFile> completed = files.flush();
+    List<DataFile> completed;
+    try (var loader = ConnectorClassLoader.enter()) {
+      completed = files.flush();
+    }
     if (completed.isEmpty()) {
       return List.of();
     }
@@ -56,6 +63,8 @@ final class DeltaSinkWriter implements CommittingSinkWriter<RowData, DeltaWriteR
 
   @Override
   public void close() {
-    files.close();
+    try (var loader = ConnectorClassLoader.enter()) {
+      files.close();
+    }
   }
 }

@@ -80,7 +80,8 @@ final class DeltaWriteResultAggregator
     boolean restoredState = context.getRestoredCheckpointId().isPresent();
     if (restoredState || config.appId() != null) {
       long tableTxn;
-      try (DeltaTable table = DeltaTable.open(config.table(), config.hadoopConf())) {
+      try (var loader = ConnectorClassLoader.enter();
+          DeltaTable table = DeltaTable.open(config.table(), config.hadoopConf())) {
         tableTxn = table.transactionVersion(appId);
       }
       if (restoredState) {

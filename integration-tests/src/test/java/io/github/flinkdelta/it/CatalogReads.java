@@ -31,10 +31,16 @@ final class CatalogReads {
 
   /** The rows and the version they were read at. */
   static Read read(UnityCatalogConnection connection, String name) {
+    return read(connection, name, Map.of());
+  }
+
+  /** As {@link #read(UnityCatalogConnection, String)}, with storage options such as an endpoint. */
+  static Read read(
+      UnityCatalogConnection connection, String name, Map<String, String> storageOptions) {
     try (DeltaTable delta =
         DeltaTable.open(
             new UnityCatalogTableLocator(connection, table(connection, name)),
-            HadoopConfigurations.of(Map.of()))) {
+            HadoopConfigurations.of(storageOptions))) {
       return new Read(
           DeltaTableReader.read(delta.engine(), delta.snapshot()), delta.snapshot().getVersion());
     }

@@ -2,6 +2,7 @@ package io.github.flinkdelta.uc;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Transaction;
+import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.expressions.Column;
 import io.delta.kernel.transaction.DataLayoutSpec;
@@ -108,7 +109,7 @@ public final class UnityCatalogClient implements AutoCloseable {
    * protocol and properties the catalog requires, then registration under {@code name}.
    */
   public CatalogTable createManagedTable(
-      Engine engine,
+      Configuration hadoopConf,
       UcTableName name,
       StructType schema,
       List<String> partitionColumns,
@@ -153,6 +154,10 @@ public final class UnityCatalogClient implements AutoCloseable {
       id = staging.getId();
       location = staging.getStagingLocation();
     }
+    Engine engine =
+        DefaultEngine.create(
+            VendedCredentials.forStagingTable(
+                connection, hadoopConf, id, location, deltaClient != null));
     List<Column> partitions = new ArrayList<>();
     partitionColumns.forEach(c -> partitions.add(new Column(c)));
     Transaction create =

@@ -2,15 +2,20 @@ package io.github.flinkdelta.uc;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
+import io.github.flinkdelta.core.catalog.PathTableLocator;
 import io.github.flinkdelta.core.catalog.SnapshotSource;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * A Unity Catalog managed table: snapshots come from the catalog's ratified commits, commits are
- * ratified by the catalog (Kernel's catalog committer), and every commit is published to {@code
- * _delta_log} right after, so the catalog's limit of unbackfilled commits is never reached.
+ * A Delta table registered in Unity Catalog, whose files are reached with the storage credentials
+ * the catalog vends for it.
+ *
+ * <p>For a managed table, snapshots come from the catalog's ratified commits, commits are ratified
+ * by the catalog (Kernel's catalog committer), and every commit is published to {@code _delta_log}
+ * right after, so the catalog's limit of unbackfilled commits is never reached. An external table
+ * is committed by path, like any Delta table.
  */
 public record UnityCatalogTableLocator(UnityCatalogConnection connection, CatalogTable table)
     implements TableLocator {
@@ -31,7 +36,16 @@ public record UnityCatalogTableLocator(UnityCatalogConnection connection, Catalo
   }
 
   @Override
+  public Configuration storageConf(Configuration conf) {
+    return VendedCredentials.forTable(connection, conf, table.id(), table.location());
+  }
+
+  @Override
   public SnapshotSource snapshots(Configuration conf) {
+    if (!table.managed()) {
+      // An external table's commits are files in its _delta_log, as for any path table.
+      return new PathTableLocator(table.location()).snapshots(conf);
+    }
     UnityCatalogClient client = new UnityCatalogClient(connection, conf);
     return new SnapshotSource() {
       @Override

@@ -2,7 +2,6 @@ package io.github.flinkdelta.uc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.parquet.DataFile;
 import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
@@ -78,11 +77,7 @@ class ManagedTableCommitTest {
       assertThat(client.find(name)).isEmpty();
       table =
           client.createManagedTable(
-              DefaultEngine.create(conf),
-              name,
-              DeltaTypes.toDeltaSchema(TYPE),
-              List.of("bucket"),
-              Map.of());
+              conf, name, DeltaTypes.toDeltaSchema(TYPE), List.of("bucket"), Map.of());
       assertThat(client.find(name)).contains(table);
     }
 

@@ -15,6 +15,14 @@ public interface TableLocator extends Serializable {
   /** The table's root location, under which data files are written. */
   String path();
 
+  /**
+   * The Hadoop configuration through which the table's files are read and written: {@code conf}
+   * itself, or {@code conf} with the storage credentials a catalog vends for the table.
+   */
+  default Configuration storageConf(Configuration conf) {
+    return conf;
+  }
+
   /** Opens the live source of the table's snapshots. */
   SnapshotSource snapshots(Configuration conf);
 }

@@ -8,6 +8,11 @@ import org.apache.hadoop.conf.Configuration;
  * options, over two defaults for the local file system that keep Hadoop from forking a shell
  * process per file (see {@link ForklessLocalFileSystem}) and per commit. Users' own settings of the
  * same keys win.
+ *
+ * <p>The configuration loads classes through the connector's own class loader, not the thread's
+ * context class loader. In a Flink task the latter is the job's user-code class loader, which is
+ * closed when the job ends or fails over, while file systems cached JVM-wide (such as those of
+ * Unity Catalog's credential-scoped file system) keep the configuration they were created with.
  */
 public final class HadoopConfigurations {
 
@@ -16,8 +21,10 @@ public final class HadoopConfigurations {
 
   private HadoopConfigurations() {}
 
+  /** A configuration of {@code options} over the connector's defaults. */
   public static Configuration of(Map<String, String> options) {
     Configuration conf = new Configuration();
+    conf.setClassLoader(HadoopConfigurations.class.getClassLoader());
     conf.set(LOCAL_FS_IMPL, ForklessLocalFileSystem.class.getName());
     // Delta's default HDFSLogStore renames through Hadoop's FileContext, which forks a
     // `readlink` process per commit on the local file system, and neither it nor LocalLogStore

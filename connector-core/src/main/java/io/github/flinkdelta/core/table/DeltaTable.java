@@ -68,9 +68,9 @@ public final class DeltaTable implements AutoCloseable {
     this.maxCommitRetries = maxCommitRetries;
     this.name = locator.name();
     this.path = locator.path();
-    this.conf = conf;
-    this.engine = DefaultEngine.create(conf);
-    this.source = locator.snapshots(conf);
+    this.conf = locator.storageConf(conf);
+    this.engine = DefaultEngine.create(this.conf);
+    this.source = locator.snapshots(this.conf);
     this.snapshot = source.latest(engine);
   }
 
