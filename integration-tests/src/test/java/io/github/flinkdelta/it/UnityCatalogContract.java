@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -29,6 +30,11 @@ abstract class UnityCatalogContract {
 
   abstract String schema();
 
+  /** Storage options the job needs beyond the vended credentials, such as an S3 endpoint. */
+  Map<String, String> storageOptions() {
+    return Map.of();
+  }
+
   @Test
   void managedTableIsCreatedAndWrittenExactlyOnceThroughTaskFailures() throws Exception {
     String table =
@@ -47,11 +53,12 @@ abstract class UnityCatalogContract {
                 .tableName(table)
                 .rowType(TestRows.TYPE)
                 .partitionColumns("bucket")
+                .hadoopOptions(storageOptions())
                 .build());
     env.execute("contract: exactly once");
 
     assertThat(CatalogReads.table(connection(), table).managed()).isTrue();
-    assertThat(CatalogReads.rows(connection(), table))
+    assertThat(CatalogReads.read(connection(), table, storageOptions()).rows())
         .containsExactlyInAnyOrderElementsOf(TestRows.expected(count, BUCKETS));
   }
 }
