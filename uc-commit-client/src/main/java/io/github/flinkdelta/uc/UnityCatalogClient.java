@@ -17,6 +17,7 @@ import io.delta.storage.commit.uccommitcoordinator.UCDeltaModels;
 import io.delta.storage.commit.uccommitcoordinator.UCDeltaTokenBasedRestClient;
 import io.delta.storage.commit.uccommitcoordinator.UCTokenBasedRestClient;
 import io.unitycatalog.client.ApiClient;
+import io.unitycatalog.client.ApiClientBuilder;
 import io.unitycatalog.client.ApiException;
 import io.unitycatalog.client.api.TablesApi;
 import io.unitycatalog.client.auth.TokenProvider;
@@ -66,10 +67,8 @@ public final class UnityCatalogClient implements AutoCloseable {
     config.put("uri", connection.endpoint().toString());
     auth.forEach((key, value) -> config.put("auth." + key, value));
     TokenProvider tokens = TokenProvider.create(auth);
-    this.api = new ApiClient();
-    api.updateBaseUri(connection.endpoint() + API_BASE);
-    api.setRequestInterceptor(
-        request -> request.header("Authorization", "Bearer " + tokens.accessToken()));
+    // Retries with jittered backoff, as the clients inside Kernel and delta-storage do.
+    this.api = ApiClientBuilder.create().uri(connection.endpoint()).tokenProvider(tokens).build();
     if (usesDeltaApi(tokens)) {
       Configuration conf = new Configuration(hadoopConf);
       UCDeltaTokenBasedRestClient client = new UCDeltaTokenBasedRestClient(config, () -> conf);
