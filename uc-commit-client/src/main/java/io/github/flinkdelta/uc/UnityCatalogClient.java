@@ -178,6 +178,11 @@ public final class UnityCatalogClient implements AutoCloseable {
     return new CatalogTable(name, id, location, true);
   }
 
+  /** The schemas and tables of {@code catalog}, through this client's connection. */
+  public UnityCatalogNamespace namespace(String catalog) {
+    return new UnityCatalogNamespace(connection, api, catalog);
+  }
+
   /** The latest snapshot of a managed table, with the catalog's ratified commits. */
   public Snapshot loadSnapshot(Engine engine, CatalogTable table) {
     return kernelClient.loadSnapshot(

@@ -15,6 +15,7 @@ import io.delta.kernel.exceptions.TableAlreadyExistsException;
 import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.expressions.Column;
 import io.delta.kernel.transaction.DataLayoutSpec;
+import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
@@ -223,6 +224,40 @@ public final class DeltaTable implements AutoCloseable {
   @Override
   public void close() {
     source.close();
+  }
+
+  /**
+   * Adds nullable columns at the end of the schema, in one table version.
+   *
+   * @return the version that holds the new schema
+   */
+  public long addColumns(List<StructField> columns) {
+    StructType schema = snapshot.getSchema();
+    for (StructField column : columns) {
+      if (!column.isNullable()) {
+        throw new IllegalArgumentException(
+            "Cannot add column '"
+                + column.getName()
+                + "' to "
+                + name
+                + ": an added column must be nullable, since existing rows have no value for it.");
+      }
+      if (schema.fieldNames().stream().anyMatch(n -> n.equalsIgnoreCase(column.getName()))) {
+        throw new IllegalArgumentException(
+            "Table " + name + " already has a column '" + column.getName() + "'.");
+      }
+      schema = schema.add(column);
+    }
+    Transaction txn =
+        snapshot
+            .buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE)
+            .withUpdatedSchema(schema)
+            .withMaxRetries(maxCommitRetries)
+            .build(engine);
+    TransactionCommitResult result = txn.commit(engine, CloseableIterable.emptyIterable());
+    Optional<Snapshot> after = result.getPostCommitSnapshot();
+    snapshot = source.afterCommit(engine, after.isPresent() ? after.get() : source.latest(engine));
+    return result.getVersion();
   }
 
   /**

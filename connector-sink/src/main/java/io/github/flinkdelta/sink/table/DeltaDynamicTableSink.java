@@ -2,15 +2,10 @@ package io.github.flinkdelta.sink.table;
 
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.DeltaSinkBuilder;
-import io.github.flinkdelta.uc.Secret;
-import io.github.flinkdelta.uc.UnityCatalogConnection;
-import java.net.URI;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.sink.SinkV2Provider;
@@ -18,21 +13,41 @@ import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.RowType;
 
-/** The planner's view of a {@code 'connector' = 'delta'} table: an insert-only Delta sink. */
+/**
+ * The planner's view of a Delta table: an insert-only sink. Where the rows go (a path, or a Unity
+ * Catalog table and its connection) is decided by the factory that made it.
+ */
 @Internal
-final class DeltaDynamicTableSink implements DynamicTableSink, SupportsPartitioning {
+public final class DeltaDynamicTableSink implements DynamicTableSink, SupportsPartitioning {
+
+  /** Points a sink builder at the table. */
+  @FunctionalInterface
+  public interface Target {
+    void applyTo(DeltaSinkBuilder builder);
+  }
 
   private final String name;
   private final ReadableConfig options;
   private final RowType rowType;
   private final List<String> partitionColumns;
+  private final Target target;
 
-  DeltaDynamicTableSink(
-      String name, ReadableConfig options, RowType rowType, List<String> partitionColumns) {
+  /**
+   * @param name the table as messages name it
+   * @param options the write options ({@link io.github.flinkdelta.core.config.DeltaSinkOptions} and
+   *     {@code sink.parallelism})
+   */
+  public DeltaDynamicTableSink(
+      String name,
+      ReadableConfig options,
+      RowType rowType,
+      List<String> partitionColumns,
+      Target target) {
     this.name = name;
     this.options = options;
     this.rowType = rowType;
     this.partitionColumns = List.copyOf(partitionColumns);
+    this.target = target;
   }
 
   @Override
@@ -47,38 +62,7 @@ final class DeltaDynamicTableSink implements DynamicTableSink, SupportsPartition
             .rowType(rowType)
             .partitionColumns(partitionColumns.toArray(String[]::new))
             .options(options);
-    Optional<String> path = options.getOptional(DeltaTableOptions.TABLE_PATH);
-    Optional<String> ucTable = options.getOptional(DeltaTableOptions.UC_TABLE);
-    if (path.isPresent() == ucTable.isPresent()) {
-      throw new ValidationException(
-          String.format(
-              "Table %s needs exactly one of '%s' or '%s' (with '%s').",
-              name,
-              DeltaTableOptions.TABLE_PATH.key(),
-              DeltaTableOptions.UC_TABLE.key(),
-              DeltaTableOptions.UC_URI.key()));
-    }
-    if (path.isPresent()) {
-      builder.tablePath(path.get());
-    } else {
-      String uri =
-          options
-              .getOptional(DeltaTableOptions.UC_URI)
-              .orElseThrow(
-                  () ->
-                      new ValidationException(
-                          String.format(
-                              "Table %s sets '%s' but not '%s'.",
-                              name,
-                              DeltaTableOptions.UC_TABLE.key(),
-                              DeltaTableOptions.UC_URI.key())));
-      builder
-          .tableName(ucTable.get())
-          .unityCatalog(
-              new UnityCatalogConnection(
-                  URI.create(uri),
-                  Secret.of(options.getOptional(DeltaTableOptions.UC_TOKEN).orElse(""))));
-    }
+    target.applyTo(builder);
     return SinkV2Provider.of(builder.build(), options.get(FactoryUtil.SINK_PARALLELISM));
   }
 
@@ -91,11 +75,11 @@ final class DeltaDynamicTableSink implements DynamicTableSink, SupportsPartition
 
   @Override
   public DynamicTableSink copy() {
-    return new DeltaDynamicTableSink(name, options, rowType, partitionColumns);
+    return new DeltaDynamicTableSink(name, options, rowType, partitionColumns, target);
   }
 
   @Override
   public String asSummaryString() {
-    return "Delta";
+    return "Delta[" + name + "]";
   }
 }

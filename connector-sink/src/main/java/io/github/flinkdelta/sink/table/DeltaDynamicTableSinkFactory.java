@@ -1,10 +1,14 @@
 package io.github.flinkdelta.sink.table;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 import org.apache.flink.table.factories.FactoryUtil;
@@ -37,6 +41,10 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
         DeltaTableOptions.UC_URI,
         DeltaTableOptions.UC_TOKEN,
         DeltaTableOptions.UC_TABLE,
+        DeltaTableOptions.UC_OAUTH_TOKEN_URI,
+        DeltaTableOptions.UC_OAUTH_CLIENT_ID,
+        DeltaTableOptions.UC_OAUTH_CLIENT_SECRET,
+        DeltaTableOptions.UC_OAUTH_SCOPE,
         DeltaSinkOptions.APP_ID,
         DeltaSinkOptions.CREATE_IF_MISSING,
         DeltaSinkOptions.TARGET_FILE_SIZE,
@@ -56,7 +64,36 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
     helper.validate();
     RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
     List<String> partitions = context.getCatalogTable().getPartitionKeys();
-    return new DeltaDynamicTableSink(
-        context.getObjectIdentifier().asSummaryString(), helper.getOptions(), rowType, partitions);
+    String name = context.getObjectIdentifier().asSummaryString();
+    ReadableConfig options = helper.getOptions();
+    return new DeltaDynamicTableSink(name, options, rowType, partitions, target(name, options));
+  }
+
+  private static DeltaDynamicTableSink.Target target(String name, ReadableConfig options) {
+    Optional<String> path = options.getOptional(DeltaTableOptions.TABLE_PATH);
+    Optional<String> ucTable = options.getOptional(DeltaTableOptions.UC_TABLE);
+    if (path.isPresent() == ucTable.isPresent()) {
+      throw new ValidationException(
+          String.format(
+              "Table %s needs exactly one of '%s' or '%s' (with '%s').",
+              name,
+              DeltaTableOptions.TABLE_PATH.key(),
+              DeltaTableOptions.UC_TABLE.key(),
+              DeltaTableOptions.UC_URI.key()));
+    }
+    if (path.isPresent()) {
+      return builder -> builder.tablePath(path.get());
+    }
+    UnityCatalogConnection connection =
+        UnityCatalogConnections.of(
+            "Table " + name,
+            "uc.",
+            options.getOptional(DeltaTableOptions.UC_URI).orElse(null),
+            options.getOptional(DeltaTableOptions.UC_TOKEN).orElse(null),
+            options.getOptional(DeltaTableOptions.UC_OAUTH_TOKEN_URI).orElse(null),
+            options.getOptional(DeltaTableOptions.UC_OAUTH_CLIENT_ID).orElse(null),
+            options.getOptional(DeltaTableOptions.UC_OAUTH_CLIENT_SECRET).orElse(null),
+            options.getOptional(DeltaTableOptions.UC_OAUTH_SCOPE).orElse(null));
+    return builder -> builder.tableName(ucTable.get()).unityCatalog(connection);
   }
 }

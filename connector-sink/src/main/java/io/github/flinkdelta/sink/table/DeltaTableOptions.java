@@ -36,5 +36,32 @@ public final class DeltaTableOptions {
           .withDescription(
               "Unity Catalog table, catalog.schema.table, written instead of 'table-path'.");
 
+  public static final ConfigOption<String> UC_OAUTH_TOKEN_URI =
+      ConfigOptions.key("uc.oauth.token-uri")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "OAuth 2.0 token endpoint for machine-to-machine authentication to Unity Catalog,"
+                  + " instead of 'uc.token'. Tokens are renewed before they expire.");
+
+  public static final ConfigOption<String> UC_OAUTH_CLIENT_ID =
+      ConfigOptions.key("uc.oauth.client-id")
+          .stringType()
+          .noDefaultValue()
+          .withDescription("OAuth client id, with 'uc.oauth.token-uri'.");
+
+  public static final ConfigOption<String> UC_OAUTH_CLIENT_SECRET =
+      ConfigOptions.key("uc.oauth.client-secret")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "OAuth client secret, with 'uc.oauth.token-uri'. Masked in Flink's output.");
+
+  public static final ConfigOption<String> UC_OAUTH_SCOPE =
+      ConfigOptions.key("uc.oauth.scope")
+          .stringType()
+          .noDefaultValue()
+          .withDescription("OAuth scope to request, if the token endpoint needs one.");
+
   private DeltaTableOptions() {}
 }
