@@ -3,6 +3,7 @@ package io.github.flinkdelta.s3testkit;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 
 /**
  * An S3 endpoint on loopback: s3proxy serving a directory, run as a child JVM so that its own
@@ -126,7 +128,7 @@ public final class S3ProxyProcess implements AutoCloseable {
   public void close() {
     process.destroy();
     try {
-      if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
         process.destroyForcibly().waitFor();
       }
     } catch (InterruptedException e) {
@@ -174,7 +176,7 @@ public final class S3ProxyProcess implements AutoCloseable {
   }
 
   private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     }
   }

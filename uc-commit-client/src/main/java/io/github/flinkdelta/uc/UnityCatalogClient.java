@@ -24,7 +24,6 @@ import io.unitycatalog.client.auth.TokenProvider;
 import io.unitycatalog.client.model.CreateStagingTable;
 import io.unitycatalog.client.model.StagingTableInfo;
 import io.unitycatalog.client.model.TableInfo;
-import io.unitycatalog.client.model.TableType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -86,12 +85,7 @@ public final class UnityCatalogClient implements AutoCloseable {
   public Optional<CatalogTable> find(UcTableName name) {
     try {
       TableInfo info = new TablesApi(api).getTable(name.toString(), null, null);
-      return Optional.of(
-          new CatalogTable(
-              name,
-              info.getTableId(),
-              info.getStorageLocation(),
-              info.getTableType() == TableType.MANAGED));
+      return Optional.of(UnityCatalogNamespace.catalogTable(name, info));
     } catch (ApiException e) {
       if (e.getCode() == 404) {
         return Optional.empty();

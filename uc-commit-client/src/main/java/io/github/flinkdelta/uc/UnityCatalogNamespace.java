@@ -156,15 +156,20 @@ public final class UnityCatalogNamespace {
     }
     return Optional.of(
         new TableDescription(
-            new CatalogTable(
-                name,
-                info.getTableId(),
-                info.getStorageLocation(),
-                info.getTableType() == TableType.MANAGED),
+            catalogTable(name, info),
             info.getDataSourceFormat() == null
                 || info.getDataSourceFormat() == DataSourceFormat.DELTA,
             info.getComment(),
             info.getProperties() == null ? Map.of() : info.getProperties()));
+  }
+
+  /** The table the catalog's answer describes. */
+  static CatalogTable catalogTable(UcTableName name, TableInfo info) {
+    return new CatalogTable(
+        name,
+        info.getTableId(),
+        info.getStorageLocation(),
+        info.getTableType() == TableType.MANAGED);
   }
 
   /** Drops a table from the catalog. */

@@ -3,11 +3,9 @@ package io.github.flinkdelta.uc;
 import io.unitycatalog.client.ApiException;
 import io.unitycatalog.client.auth.TokenProvider;
 import io.unitycatalog.hadoop.UCCredentialHadoopConfs;
-import java.io.IOException;
 import java.net.URI;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
 
 /**
  * Storage access with the credentials Unity Catalog vends for a table: a Hadoop configuration whose
@@ -81,31 +79,7 @@ final class VendedCredentials {
     }
     Configuration conf = new Configuration(base);
     properties.forEach(conf::set);
-    openFileSystem(connection, conf, location);
     return conf;
-  }
-
-  /**
-   * Opens the location's file system under the connector's class loader. Its delegate (S3A, for
-   * one) is cached JVM-wide per credential scope, and the thread pools it starts keep the context
-   * class loader they were created under; in a Flink task that would be the job's user-code class
-   * loader, closed when the job ends or fails over while the cached file system lives on.
-   *
-   * <p>The wrapper returned is not closed: closing it would close the shared delegate.
-   */
-  private static void openFileSystem(
-      UnityCatalogConnection connection, Configuration conf, String location) {
-    Thread thread = Thread.currentThread();
-    ClassLoader previous = thread.getContextClassLoader();
-    thread.setContextClassLoader(VendedCredentials.class.getClassLoader());
-    try {
-      new Path(location).getFileSystem(conf);
-    } catch (IOException e) {
-      throw UnityCatalogErrors.callFailed(
-          connection, "open storage at " + location + " with its vended credentials", e);
-    } finally {
-      thread.setContextClassLoader(previous);
-    }
   }
 
   @FunctionalInterface

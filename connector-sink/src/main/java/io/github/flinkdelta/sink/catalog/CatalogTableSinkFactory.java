@@ -1,7 +1,7 @@
 package io.github.flinkdelta.sink.catalog;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.sink.table.DeltaDynamicTableSink;
+import io.github.flinkdelta.sink.table.DeltaDynamicTableSinkFactory;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.util.HashMap;
 import java.util.List;
@@ -15,7 +15,6 @@ import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ObjectIdentifier;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
-import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
@@ -40,21 +39,6 @@ final class CatalogTableSinkFactory implements DynamicTableSinkFactory {
     this.hadoopOptions = Map.copyOf(hadoopOptions);
   }
 
-  /** The write options a table of the catalog takes. */
-  static Set<ConfigOption<?>> writeOptions() {
-    return Set.of(
-        DeltaSinkOptions.APP_ID,
-        DeltaSinkOptions.TARGET_FILE_SIZE,
-        DeltaSinkOptions.MAX_ROWS_PER_FILE,
-        DeltaSinkOptions.BUFFER_BUDGET,
-        DeltaSinkOptions.COMPRESSION,
-        DeltaSinkOptions.ROW_GROUP_SIZE,
-        DeltaSinkOptions.PAGE_SIZE,
-        DeltaSinkOptions.COMMIT_MAX_RETRIES,
-        DeltaSinkOptions.DISTRIBUTION,
-        FactoryUtil.SINK_PARALLELISM);
-  }
-
   @Override
   public String factoryIdentifier() {
     return UnityCatalogCatalogFactory.IDENTIFIER;
@@ -67,7 +51,7 @@ final class CatalogTableSinkFactory implements DynamicTableSinkFactory {
 
   @Override
   public Set<ConfigOption<?>> optionalOptions() {
-    return writeOptions();
+    return DeltaDynamicTableSinkFactory.WRITE_OPTIONS;
   }
 
   @Override
@@ -76,7 +60,7 @@ final class CatalogTableSinkFactory implements DynamicTableSinkFactory {
     String table = ucCatalog + "." + id.getDatabaseName() + "." + id.getObjectName();
     Map<String, String> sinkOptions = new HashMap<>();
     Set<String> known = new TreeSet<>();
-    writeOptions().forEach(o -> known.add(o.key()));
+    DeltaDynamicTableSinkFactory.WRITE_OPTIONS.forEach(o -> known.add(o.key()));
     context
         .getCatalogTable()
         .getOptions()

@@ -2,6 +2,7 @@ package io.github.flinkdelta.sink.table;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -24,6 +25,20 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
 
   public static final String IDENTIFIER = "delta";
 
+  /** The write options of a Delta table, whichever factory makes its sink. */
+  public static final Set<ConfigOption<?>> WRITE_OPTIONS =
+      Set.of(
+          DeltaSinkOptions.APP_ID,
+          DeltaSinkOptions.TARGET_FILE_SIZE,
+          DeltaSinkOptions.MAX_ROWS_PER_FILE,
+          DeltaSinkOptions.BUFFER_BUDGET,
+          DeltaSinkOptions.COMPRESSION,
+          DeltaSinkOptions.ROW_GROUP_SIZE,
+          DeltaSinkOptions.PAGE_SIZE,
+          DeltaSinkOptions.COMMIT_MAX_RETRIES,
+          DeltaSinkOptions.DISTRIBUTION,
+          FactoryUtil.SINK_PARALLELISM);
+
   @Override
   public String factoryIdentifier() {
     return IDENTIFIER;
@@ -36,26 +51,20 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
 
   @Override
   public Set<ConfigOption<?>> optionalOptions() {
-    return Set.of(
-        DeltaTableOptions.TABLE_PATH,
-        DeltaTableOptions.UC_URI,
-        DeltaTableOptions.UC_TOKEN,
-        DeltaTableOptions.UC_TABLE,
-        DeltaTableOptions.UC_OAUTH_TOKEN_URI,
-        DeltaTableOptions.UC_OAUTH_CLIENT_ID,
-        DeltaTableOptions.UC_OAUTH_CLIENT_SECRET,
-        DeltaTableOptions.UC_OAUTH_SCOPE,
-        DeltaSinkOptions.APP_ID,
-        DeltaSinkOptions.CREATE_IF_MISSING,
-        DeltaSinkOptions.TARGET_FILE_SIZE,
-        DeltaSinkOptions.MAX_ROWS_PER_FILE,
-        DeltaSinkOptions.BUFFER_BUDGET,
-        DeltaSinkOptions.COMPRESSION,
-        DeltaSinkOptions.ROW_GROUP_SIZE,
-        DeltaSinkOptions.PAGE_SIZE,
-        DeltaSinkOptions.COMMIT_MAX_RETRIES,
-        DeltaSinkOptions.DISTRIBUTION,
-        FactoryUtil.SINK_PARALLELISM);
+    Set<ConfigOption<?>> options =
+        new HashSet<>(
+            Set.of(
+                DeltaTableOptions.TABLE_PATH,
+                DeltaTableOptions.UC_URI,
+                DeltaTableOptions.UC_TOKEN,
+                DeltaTableOptions.UC_TABLE,
+                DeltaTableOptions.UC_OAUTH_TOKEN_URI,
+                DeltaTableOptions.UC_OAUTH_CLIENT_ID,
+                DeltaTableOptions.UC_OAUTH_CLIENT_SECRET,
+                DeltaTableOptions.UC_OAUTH_SCOPE,
+                DeltaSinkOptions.CREATE_IF_MISSING));
+    options.addAll(WRITE_OPTIONS);
+    return options;
   }
 
   @Override
