@@ -8,8 +8,13 @@ import io.github.flinkdelta.testkit.UnityCatalogServer;
 import io.github.flinkdelta.uc.Secret;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.StatementSet;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
@@ -60,12 +65,61 @@ class SqlConnectorITCase {
               + "', 'uc.token' = 't0k', 'uc.table' = 'main.default.sql_events')");
       sql.executeSql("INSERT INTO events VALUES (1, 0, 'a'), (2, 1, 'b')").await();
 
-      List<List<Object>> rows =
-          CatalogReads.rows(
+      CatalogReads.Read read =
+          CatalogReads.read(
               new UnityCatalogConnection(server.uri(), Secret.of("t0k")),
               "main.default.sql_events");
-      assertThat(rows).containsExactlyInAnyOrder(List.of(1L, 0, "a"), List.of(2L, 1, "b"));
-      assertThat(server.latestVersion("main.default.sql_events")).isEqualTo(1);
+      assertThat(read.rows()).containsExactlyInAnyOrder(List.of(1L, 0, "a"), List.of(2L, 1, "b"));
+      // The rows commit in one or two checkpoints, each a version the catalog registered.
+      assertThat(read.version())
+          .isBetween(1L, 2L)
+          .isEqualTo(server.latestVersion("main.default.sql_events"));
+    }
+  }
+
+  @Test
+  void aBatchStatementSetWritesAPathTableAndAUnityCatalogTableInOneJob() throws Exception {
+    try (UnityCatalogServer server =
+        UnityCatalogServer.builder().storageRoot(dir.resolve("uc")).token("t0k").build().start()) {
+      TableEnvironment sql = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+      String path = dir.resolve("batch-path").toUri().toString();
+      sql.executeSql(
+          "CREATE TEMPORARY TABLE ids (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '2000',"
+              + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '2000')");
+      sql.executeSql(
+          "CREATE TABLE on_path (id BIGINT, parity INT) PARTITIONED BY (parity) WITH"
+              + " ('connector' = 'delta', 'table-path' = '"
+              + path
+              + "')");
+      sql.executeSql(
+          "CREATE TABLE in_catalog (id BIGINT, square BIGINT) WITH ('connector' = 'delta',"
+              + " 'uc.uri' = '"
+              + server.uri()
+              + "', 'uc.token' = 't0k', 'uc.table' = 'main.default.batch_squares')");
+      StatementSet set = sql.createStatementSet();
+      set.addInsertSql("INSERT INTO on_path SELECT id, CAST(MOD(id, 2) AS INT) FROM ids");
+      set.addInsertSql("INSERT INTO in_catalog SELECT id, id * id FROM ids WHERE id <= 1000");
+      TableResult result = set.execute();
+      result.await();
+
+      List<List<Object>> evensAndOdds = new ArrayList<>();
+      List<List<Object>> squares = new ArrayList<>();
+      for (long id = 1; id <= 2000; id++) {
+        evensAndOdds.add(List.of(id, (int) (id % 2)));
+        if (id <= 1000) {
+          squares.add(List.of(id, id * id));
+        }
+      }
+      assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(evensAndOdds);
+      assertThat(DeltaTableReader.version(path)).isEqualTo(1);
+      assertThat(
+              CatalogReads.rows(
+                  new UnityCatalogConnection(server.uri(), Secret.of("t0k")),
+                  "main.default.batch_squares"))
+          .containsExactlyInAnyOrderElementsOf(squares);
+      assertThat(server.latestVersion("main.default.batch_squares")).isEqualTo(1);
+      // One statement set is one Flink job.
+      assertThat(result.getJobClient()).isPresent();
     }
   }
 

@@ -2,6 +2,7 @@ package io.github.flinkdelta.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.s3testkit.S3ProxyProcess;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
@@ -16,7 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Unity Catalog managed tables on S3: s3proxy speaks the S3 protocol on loopback (a child JVM),
  * hadoop-aws's S3A writes to it, and the only keys the job has are the ones the catalog vends,
- * renewed through {@code unitycatalog-hadoop} as they expire.
+ * renewed through {@code unitycatalog-hadoop} as they expire. Also a SQL path table on the same S3,
+ * configured through {@code hadoop.*} table options.
  */
 class UnityCatalogS3ITCase {
 
@@ -60,7 +64,9 @@ class UnityCatalogS3ITCase {
 
   @AfterEach
   void stopCatalog() {
-    server.close();
+    if (server != null) {
+      server.close();
+    }
   }
 
   @Test
@@ -101,6 +107,40 @@ class UnityCatalogS3ITCase {
     // Writers, the aggregator and the committer each fetched credentials when they opened the
     // table; renewals as they expired came on top.
     assertThat(server.faults().calls(TABLE_CREDENTIALS) - before).isGreaterThanOrEqualTo(6);
+  }
+
+  @Test
+  void aSqlPathTableOnS3TakesItsStorageOptionsFromHadoopPrefixedOptions() throws Exception {
+    String table = "s3a://lake/sql-path/events";
+    StringBuilder options = new StringBuilder();
+    Map<String, String> storage = new java.util.HashMap<>(storageOptions());
+    storage.put("fs.s3a.access.key", ACCESS_KEY);
+    storage.put("fs.s3a.secret.key", SECRET_KEY);
+    storage.forEach(
+        (k, v) -> options.append(", 'hadoop.").append(k).append("' = '").append(v).append("'"));
+    String logs;
+    try (LogCapture capture = new LogCapture()) {
+      StreamTableEnvironment sql = StreamTableEnvironment.create(MiniClusters.env(200, 0, 2));
+      sql.executeSql(
+          "CREATE TABLE events (id BIGINT, bucket INT) PARTITIONED BY (bucket) WITH"
+              + " ('connector' = 'delta', 'table-path' = '"
+              + table
+              + "'"
+              + options
+              + ")");
+      sql.executeSql(
+              "INSERT INTO events SELECT CAST(v AS BIGINT), MOD(v, 3) FROM (VALUES (1), (2), (3),"
+                  + " (4), (5)) AS t(v)")
+          .await();
+      logs = capture.text();
+    }
+
+    Configuration conf = io.github.flinkdelta.core.storage.HadoopConfigurations.of(storage);
+    assertThat(DeltaTableReader.readAll(table, conf))
+        .containsExactlyInAnyOrder(
+            List.of(1L, 1), List.of(2L, 2), List.of(3L, 0), List.of(4L, 1), List.of(5L, 2));
+    assertThat(objectsUnder("sql-path")).anyMatch(p -> p.toString().endsWith(".parquet"));
+    assertThat(logs).contains("events").doesNotContain(SECRET_KEY);
   }
 
   private void startCatalog(Duration credentialLifetime, String prefix) throws IOException {

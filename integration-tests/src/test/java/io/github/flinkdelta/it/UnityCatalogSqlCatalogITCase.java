@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.catalog.CatalogBaseTable;
@@ -152,6 +154,36 @@ class UnityCatalogSqlCatalogITCase {
   }
 
   @Test
+  void aBatchInsertThroughTheCatalogCommitsItsRowsOnce() throws Exception {
+    try (UnityCatalogServer server = server("uc", TOKEN)) {
+      TableEnvironment sql = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+      createCatalog(sql, "uc", server, TOKEN);
+      sql.executeSql(
+          "CREATE TABLE uc.`default`.daily (id BIGINT, region STRING) PARTITIONED BY (region)");
+      sql.executeSql(
+          "CREATE TEMPORARY TABLE ids (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '3000',"
+              + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',"
+              + " 'fields.id.end' = '3000')");
+      sql.executeSql(
+              "INSERT INTO uc.`default`.daily SELECT id,"
+                  + " CASE WHEN MOD(id, 3) = 0 THEN 'eu' ELSE 'us' END FROM ids")
+          .await();
+
+      List<List<Object>> expected = new ArrayList<>();
+      for (long id = 1; id <= 3000; id++) {
+        expected.add(List.of(id, id % 3 == 0 ? "eu" : "us"));
+      }
+      assertThat(CatalogReads.rows(connection(server, TOKEN), "main.default.daily"))
+          .containsExactlyInAnyOrderElementsOf(expected);
+      // Version 0 created the table; the whole batch is the one version after it.
+      assertThat(server.latestVersion("main.default.daily")).isEqualTo(1);
+      assertFailsWith(
+          () -> sql.executeSql("INSERT OVERWRITE uc.`default`.daily SELECT 1, 'eu'").await(),
+          "SupportsOverwrite");
+    }
+  }
+
+  @Test
   void twoCatalogsOnTwoServersShareNeitherConnectionsNorCredentials() throws Exception {
     try (UnityCatalogServer east = server("east", "east-token");
         UnityCatalogServer west = server("west", "west-token")) {
@@ -186,7 +218,7 @@ class UnityCatalogSqlCatalogITCase {
   }
 
   private static void createCatalog(
-      StreamTableEnvironment sql, String name, UnityCatalogServer server, String token) {
+      TableEnvironment sql, String name, UnityCatalogServer server, String token) {
     sql.executeSql(
         "CREATE CATALOG "
             + name

@@ -1,5 +1,6 @@
 package io.github.flinkdelta.core.table;
 
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import java.util.List;
 
 /** Messages for what can go wrong with a table, each saying what happened and what to do. */
@@ -9,9 +10,9 @@ final class TableErrors {
 
   static String tableNotFound(String path) {
     return String.format(
-        "There is no Delta table at %s. Create it first, or enable create-if-missing on the sink"
-            + " to create it from the sink's row type.",
-        path);
+        "There is no Delta table at %s. Create it first, or set '%s' to true so the sink creates"
+            + " it from its row type.",
+        path, DeltaSinkOptions.CREATE_IF_MISSING.key());
   }
 
   static String schemaMismatch(String path, List<String> problems) {

@@ -2,7 +2,6 @@ package io.github.flinkdelta.sink.catalog;
 
 import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.CATALOG;
 import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.DEFAULT_DATABASE;
-import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.HADOOP_PREFIX;
 import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.OAUTH_CLIENT_ID;
 import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.OAUTH_CLIENT_SECRET;
 import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.OAUTH_SCOPE;
@@ -10,10 +9,9 @@ import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.OAUTH
 import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.TOKEN;
 import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.URI;
 
+import io.github.flinkdelta.sink.table.HadoopOptions;
 import io.github.flinkdelta.sink.table.UnityCatalogConnections;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
@@ -53,7 +51,7 @@ public final class UnityCatalogCatalogFactory implements CatalogFactory {
   @Override
   public Catalog createCatalog(Context context) {
     FactoryUtil.CatalogFactoryHelper helper = FactoryUtil.createCatalogFactoryHelper(this, context);
-    helper.validateExcept(HADOOP_PREFIX);
+    helper.validateExcept(HadoopOptions.PREFIX);
     ReadableConfig options = helper.getOptions();
     String owner = "Catalog " + context.getName();
     UnityCatalogConnection connection =
@@ -66,20 +64,11 @@ public final class UnityCatalogCatalogFactory implements CatalogFactory {
             options.getOptional(OAUTH_CLIENT_ID).orElse(null),
             options.getOptional(OAUTH_CLIENT_SECRET).orElse(null),
             options.getOptional(OAUTH_SCOPE).orElse(null));
-    Map<String, String> hadoopOptions = new HashMap<>();
-    context
-        .getOptions()
-        .forEach(
-            (key, value) -> {
-              if (key.startsWith(HADOOP_PREFIX)) {
-                hadoopOptions.put(key.substring(HADOOP_PREFIX.length()), value);
-              }
-            });
     return new DeltaUnityCatalog(
         context.getName(),
         options.getOptional(CATALOG).orElse(context.getName()),
         options.get(DEFAULT_DATABASE),
         connection,
-        hadoopOptions);
+        HadoopOptions.from(context.getOptions()));
   }
 }

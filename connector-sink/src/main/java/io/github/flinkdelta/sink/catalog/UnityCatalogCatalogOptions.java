@@ -7,13 +7,11 @@ import org.apache.flink.table.catalog.CommonCatalogOptions;
 
 /**
  * Options of {@code CREATE CATALOG ... WITH ('type' = 'unitycatalog', ...)}. Storage options for
- * Hadoop (such as an S3 endpoint) are given with the prefix {@code hadoop.}.
+ * Hadoop (such as an S3 endpoint) are given with the prefix {@code hadoop.} ({@link
+ * io.github.flinkdelta.sink.table.HadoopOptions}).
  */
 @PublicEvolving
 public final class UnityCatalogCatalogOptions {
-
-  /** Prefix of options passed to Hadoop's file systems, without the prefix. */
-  public static final String HADOOP_PREFIX = "hadoop.";
 
   public static final ConfigOption<String> URI =
       ConfigOptions.key("uri")

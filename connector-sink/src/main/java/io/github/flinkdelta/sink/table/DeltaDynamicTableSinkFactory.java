@@ -4,6 +4,7 @@ import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
@@ -17,8 +18,8 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * {@code 'connector' = 'delta'}: validates the table's options (an unknown key fails, listing the
- * valid ones) and hands them to the same {@link io.github.flinkdelta.sink.DeltaSinkBuilder}
- * DataStream jobs use.
+ * valid ones; {@code hadoop.*} keys go to Hadoop, see {@link HadoopOptions}) and hands them to the
+ * same {@link io.github.flinkdelta.sink.DeltaSinkBuilder} DataStream jobs use.
  */
 @Internal
 public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFactory {
@@ -70,12 +71,22 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
   @Override
   public DynamicTableSink createDynamicTableSink(Context context) {
     FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
-    helper.validate();
+    helper.validateExcept(HadoopOptions.PREFIX);
     RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
     List<String> partitions = context.getCatalogTable().getPartitionKeys();
     String name = context.getObjectIdentifier().asSummaryString();
     ReadableConfig options = helper.getOptions();
-    return new DeltaDynamicTableSink(name, options, rowType, partitions, target(name, options));
+    DeltaDynamicTableSink.Target target = target(name, options);
+    Map<String, String> hadoopOptions = HadoopOptions.from(context.getCatalogTable().getOptions());
+    return new DeltaDynamicTableSink(
+        name,
+        options,
+        rowType,
+        partitions,
+        builder -> {
+          target.applyTo(builder);
+          builder.hadoopOptions(hadoopOptions);
+        });
   }
 
   private static DeltaDynamicTableSink.Target target(String name, ReadableConfig options) {

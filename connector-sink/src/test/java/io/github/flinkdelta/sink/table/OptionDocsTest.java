@@ -31,7 +31,10 @@ class OptionDocsTest {
             + section("Table connector `'connector' = 'delta'`", new DeltaDynamicTableSinkFactory())
             + "\n"
             + section("Catalog `'type' = 'unitycatalog'`", new UnityCatalogCatalogFactory())
-            + "\nThe catalog also passes options prefixed `hadoop.` to Hadoop, without the prefix.\n";
+            + "\nBoth pass options prefixed `"
+            + HadoopOptions.PREFIX
+            + "` to Hadoop's file systems without the prefix, e.g. `'hadoop.fs.s3a.endpoint'`."
+            + " Keys that name a secret are masked by Flink.\n";
     if (Boolean.getBoolean("docs.update")) {
       Files.createDirectories(DOCS.getParent());
       Files.writeString(DOCS, generated);
