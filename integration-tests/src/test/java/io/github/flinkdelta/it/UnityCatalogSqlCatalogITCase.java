@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
 import io.github.flinkdelta.uc.Secret;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -150,6 +153,15 @@ class UnityCatalogSqlCatalogITCase {
                           + " VALUES (1)")
                   .await(),
           "unknown write option 'sink.rolling.max-rows'");
+
+      createExternalParquetTable(server, "main.default.raw_files");
+      assertThat(strings(sql.executeSql("SHOW TABLES IN uc.`default`"))).contains("raw_files");
+      assertFailsWith(
+          () -> sql.executeSql("DESCRIBE uc.`default`.raw_files"),
+          "main.default.raw_files is not a Delta table");
+      assertFailsWith(
+          () -> sql.executeSql("INSERT INTO uc.`default`.raw_files VALUES (1)").await(),
+          "is not a Delta table");
     }
   }
 
@@ -207,6 +219,30 @@ class UnityCatalogSqlCatalogITCase {
       assertThat(strings(sql.executeSql("DESCRIBE east.`default`.t")))
           .containsExactly("id", "city");
     }
+  }
+
+  /** Registers an EXTERNAL PARQUET table over the catalog's REST API, as another engine would. */
+  private void createExternalParquetTable(UnityCatalogServer server, String fullName)
+      throws Exception {
+    String[] parts = fullName.split("\\.");
+    String body =
+        String.format(
+            "{\"name\":\"%s\",\"catalog_name\":\"%s\",\"schema_name\":\"%s\","
+                + "\"table_type\":\"EXTERNAL\",\"data_source_format\":\"PARQUET\","
+                + "\"storage_location\":\"%s\",\"columns\":[{\"name\":\"id\","
+                + "\"type_name\":\"LONG\",\"type_text\":\"bigint\",\"position\":0,"
+                + "\"nullable\":true}]}",
+            parts[2], parts[0], parts[1], dir.resolve("parquet-files").toUri());
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(server.uri().resolve("/api/2.1/unity-catalog/tables"))
+                    .header("Authorization", "Bearer " + TOKEN)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
   }
 
   private UnityCatalogServer server(String name, String token) throws java.io.IOException {
