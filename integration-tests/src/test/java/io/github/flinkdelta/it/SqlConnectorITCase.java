@@ -124,6 +124,25 @@ class SqlConnectorITCase {
   }
 
   @Test
+  void theRequestTimeoutOptionBoundsCatalogCalls() throws Exception {
+    try (UnityCatalogServer server =
+        UnityCatalogServer.builder().storageRoot(dir.resolve("uc")).token("t0k").build().start()) {
+      server.faults().delay("GET /tables/{full_name}", java.time.Duration.ofSeconds(3));
+      StreamTableEnvironment sql = sql();
+      sql.executeSql(
+          "CREATE TABLE slow (id BIGINT) WITH ('connector' = 'delta', 'uc.uri' = '"
+              + server.uri()
+              + "', 'uc.token' = 't0k', 'uc.table' = 'main.default.slow',"
+              + " 'uc.request-timeout' = '300 ms')");
+      assertThatThrownBy(() -> sql.executeSql("INSERT INTO slow VALUES (1)").await())
+          .satisfies(
+              e ->
+                  assertThat(ExceptionUtils.stringifyException(e))
+                      .contains("did not answer within the request timeout of 300 ms"));
+    }
+  }
+
+  @Test
   void aMisspelledOptionFailsListingTheValidOnes() {
     StreamTableEnvironment sql = sql();
     sql.executeSql(

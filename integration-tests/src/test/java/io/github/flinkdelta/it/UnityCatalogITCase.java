@@ -183,6 +183,21 @@ class UnityCatalogITCase {
   }
 
   @Test
+  void aCatalogThatDoesNotAnswerFailsTheLookupAfterTheRequestTimeout() {
+    server.faults().delay("GET /tables/{full_name}", java.time.Duration.ofSeconds(3));
+    assertThatThrownBy(
+            () ->
+                DeltaSink.builder()
+                    .unityCatalog(connection.withRequestTimeout(java.time.Duration.ofMillis(400)))
+                    .tableName("main.default.slow")
+                    .rowType(TestRows.TYPE)
+                    .build())
+        .hasMessageContaining("Unity Catalog at " + server.uri())
+        .hasMessageContaining("main.default.slow")
+        .hasMessageContaining("did not answer within the request timeout of 400 ms");
+  }
+
+  @Test
   void unknownSchemaIsNamed() {
     assertThatThrownBy(
             () ->

@@ -68,6 +68,8 @@ public final class UnityCatalogClient implements AutoCloseable {
     TokenProvider tokens = TokenProvider.create(auth);
     // Retries with jittered backoff, as the clients inside Kernel and delta-storage do.
     this.api = ApiClientBuilder.create().uri(connection.endpoint()).tokenProvider(tokens).build();
+    api.setConnectTimeout(connection.requestTimeout());
+    api.setReadTimeout(connection.requestTimeout());
     if (usesDeltaApi(tokens)) {
       Configuration conf = new Configuration(hadoopConf);
       UCDeltaTokenBasedRestClient client = new UCDeltaTokenBasedRestClient(config, () -> conf);

@@ -2,6 +2,7 @@ package io.github.flinkdelta.uc;
 
 import java.io.Serializable;
 import java.net.URI;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -14,14 +15,32 @@ import java.util.Objects;
  *     {@code /api/2.1/unity-catalog}
  * @param auth how calls are authenticated
  * @param commitApi which of the catalog's commit APIs to use
+ * @param requestTimeout how long the connector's own catalog calls (table lookups, table creation,
+ *     catalog browsing and DDL) may take to connect and to answer before they fail. Commits and
+ *     credential renewals go through the clients inside Delta Kernel and {@code
+ *     unitycatalog-hadoop}, which set no timeout of their own: a commit the catalog never answers
+ *     holds the committer until Flink's checkpoint timeout fails the job over, and the commit is
+ *     then resolved by its transaction id.
  */
-public record UnityCatalogConnection(URI endpoint, Auth auth, CommitApi commitApi)
-    implements Serializable {
+public record UnityCatalogConnection(
+    URI endpoint, Auth auth, CommitApi commitApi, Duration requestTimeout) implements Serializable {
+
+  /** The request timeout unless one is set. */
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
   public UnityCatalogConnection {
     Objects.requireNonNull(endpoint, "endpoint");
     Objects.requireNonNull(auth, "auth");
     Objects.requireNonNull(commitApi, "commitApi");
+    Objects.requireNonNull(requestTimeout, "requestTimeout");
+    if (requestTimeout.isNegative() || requestTimeout.isZero()) {
+      throw new IllegalArgumentException("requestTimeout must be positive: " + requestTimeout);
+    }
+  }
+
+  /** A connection with the default request timeout. */
+  public UnityCatalogConnection(URI endpoint, Auth auth, CommitApi commitApi) {
+    this(endpoint, auth, commitApi, DEFAULT_REQUEST_TIMEOUT);
   }
 
   /** A connection that detects the commit API. */
@@ -32,6 +51,11 @@ public record UnityCatalogConnection(URI endpoint, Auth auth, CommitApi commitAp
   /** A connection that sends a static bearer token and detects the commit API. */
   public UnityCatalogConnection(URI endpoint, Secret token) {
     this(endpoint, new StaticToken(token), CommitApi.AUTO);
+  }
+
+  /** This connection with another request timeout. */
+  public UnityCatalogConnection withRequestTimeout(Duration timeout) {
+    return new UnityCatalogConnection(endpoint, auth, commitApi, timeout);
   }
 
   /** The catalog API through which commits are ratified. */

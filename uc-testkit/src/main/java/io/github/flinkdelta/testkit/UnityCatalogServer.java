@@ -6,15 +6,21 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import io.unitycatalog.client.delta.serde.DeltaDataTypeModule;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +33,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -142,9 +150,15 @@ public final class UnityCatalogServer implements AutoCloseable {
 
   /** Starts listening; returns this server. */
   public synchronized UnityCatalogServer start() throws IOException {
-    http =
-        HttpServer.create(
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), settings.port), 0);
+    InetSocketAddress address =
+        new InetSocketAddress(InetAddress.getLoopbackAddress(), settings.port);
+    if (settings.tlsContext == null) {
+      http = HttpServer.create(address, 0);
+    } else {
+      HttpsServer https = HttpsServer.create(address, 0);
+      https.setHttpsConfigurator(new HttpsConfigurator(settings.tlsContext));
+      http = https;
+    }
     AtomicInteger threads = new AtomicInteger();
     executor =
         Executors.newFixedThreadPool(
@@ -162,10 +176,12 @@ public final class UnityCatalogServer implements AutoCloseable {
   }
 
   /**
-   * The server's base URI, e.g. {@code http://127.0.0.1:8080}; the API is below {@link #API_BASE}.
+   * The server's base URI, e.g. {@code http://127.0.0.1:8080} ({@code https} with {@link
+   * Builder#tls}); the API is below {@link #API_BASE}.
    */
   public URI uri() {
-    return URI.create("http://127.0.0.1:" + http.getAddress().getPort());
+    String scheme = settings.tlsContext == null ? "http" : "https";
+    return URI.create(scheme + "://127.0.0.1:" + http.getAddress().getPort());
   }
 
   /** The OAuth token endpoint's URI. */
@@ -421,6 +437,7 @@ public final class UnityCatalogServer implements AutoCloseable {
     private Duration oauthTokenLifetime = Duration.ofHours(1);
     private boolean deltaApi = true;
     private String metastoreId = UUID.randomUUID().toString();
+    private SSLContext tlsContext;
 
     private Builder() {}
 
@@ -478,6 +495,26 @@ public final class UnityCatalogServer implements AutoCloseable {
     public Builder deltaApi(boolean enabled) {
       this.deltaApi = enabled;
       return this;
+    }
+
+    /**
+     * Serves HTTPS instead of HTTP, with the first key and certificate of a PKCS12 key store (see
+     * {@link SelfSignedCertificate}).
+     */
+    public Builder tls(Path keyStore, char[] password) {
+      try (InputStream in = Files.newInputStream(keyStore)) {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        store.load(in, password);
+        KeyManagerFactory keys =
+            KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keys.init(store, password);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(keys.getKeyManagers(), null, null);
+        this.tlsContext = context;
+        return this;
+      } catch (IOException | GeneralSecurityException e) {
+        throw new IllegalArgumentException("Cannot use key store " + keyStore + " for TLS", e);
+      }
     }
 
     /** The clock for timestamps and credential expiry. */

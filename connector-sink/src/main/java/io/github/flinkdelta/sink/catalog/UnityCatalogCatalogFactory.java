@@ -6,6 +6,7 @@ import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.OAUTH
 import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.OAUTH_CLIENT_SECRET;
 import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.OAUTH_SCOPE;
 import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.OAUTH_TOKEN_URI;
+import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.REQUEST_TIMEOUT;
 import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.TOKEN;
 import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.URI;
 
@@ -44,6 +45,7 @@ public final class UnityCatalogCatalogFactory implements CatalogFactory {
         OAUTH_CLIENT_ID,
         OAUTH_CLIENT_SECRET,
         OAUTH_SCOPE,
+        REQUEST_TIMEOUT,
         CATALOG,
         DEFAULT_DATABASE);
   }
@@ -56,14 +58,15 @@ public final class UnityCatalogCatalogFactory implements CatalogFactory {
     String owner = "Catalog " + context.getName();
     UnityCatalogConnection connection =
         UnityCatalogConnections.of(
-            owner,
-            "",
-            options.get(URI),
-            options.getOptional(TOKEN).orElse(null),
-            options.getOptional(OAUTH_TOKEN_URI).orElse(null),
-            options.getOptional(OAUTH_CLIENT_ID).orElse(null),
-            options.getOptional(OAUTH_CLIENT_SECRET).orElse(null),
-            options.getOptional(OAUTH_SCOPE).orElse(null));
+                owner,
+                "",
+                options.get(URI),
+                options.getOptional(TOKEN).orElse(null),
+                options.getOptional(OAUTH_TOKEN_URI).orElse(null),
+                options.getOptional(OAUTH_CLIENT_ID).orElse(null),
+                options.getOptional(OAUTH_CLIENT_SECRET).orElse(null),
+                options.getOptional(OAUTH_SCOPE).orElse(null))
+            .withRequestTimeout(options.get(REQUEST_TIMEOUT));
     return new DeltaUnityCatalog(
         context.getName(),
         options.getOptional(CATALOG).orElse(context.getName()),

@@ -1,5 +1,7 @@
 package io.github.flinkdelta.sink.catalog;
 
+import io.github.flinkdelta.uc.UnityCatalogConnection;
+import java.time.Duration;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -51,6 +53,15 @@ public final class UnityCatalogCatalogOptions {
           .stringType()
           .noDefaultValue()
           .withDescription("OAuth scope to request, if the token endpoint needs one.");
+
+  public static final ConfigOption<Duration> REQUEST_TIMEOUT =
+      ConfigOptions.key("request-timeout")
+          .durationType()
+          .defaultValue(UnityCatalogConnection.DEFAULT_REQUEST_TIMEOUT)
+          .withDescription(
+              "How long the connector's own Unity Catalog calls (table lookups, table creation, catalog"
+                  + " browsing and DDL) may take to connect and to answer. Commits are bounded by"
+                  + " Flink's checkpoint timeout instead.");
 
   public static final ConfigOption<String> CATALOG =
       ConfigOptions.key("catalog")

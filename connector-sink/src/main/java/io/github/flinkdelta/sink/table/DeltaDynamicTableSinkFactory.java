@@ -63,6 +63,7 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
                 DeltaTableOptions.UC_OAUTH_CLIENT_ID,
                 DeltaTableOptions.UC_OAUTH_CLIENT_SECRET,
                 DeltaTableOptions.UC_OAUTH_SCOPE,
+                DeltaTableOptions.UC_REQUEST_TIMEOUT,
                 DeltaSinkOptions.CREATE_IF_MISSING));
     options.addAll(WRITE_OPTIONS);
     return options;
@@ -106,14 +107,15 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
     }
     UnityCatalogConnection connection =
         UnityCatalogConnections.of(
-            "Table " + name,
-            "uc.",
-            options.getOptional(DeltaTableOptions.UC_URI).orElse(null),
-            options.getOptional(DeltaTableOptions.UC_TOKEN).orElse(null),
-            options.getOptional(DeltaTableOptions.UC_OAUTH_TOKEN_URI).orElse(null),
-            options.getOptional(DeltaTableOptions.UC_OAUTH_CLIENT_ID).orElse(null),
-            options.getOptional(DeltaTableOptions.UC_OAUTH_CLIENT_SECRET).orElse(null),
-            options.getOptional(DeltaTableOptions.UC_OAUTH_SCOPE).orElse(null));
+                "Table " + name,
+                "uc.",
+                options.getOptional(DeltaTableOptions.UC_URI).orElse(null),
+                options.getOptional(DeltaTableOptions.UC_TOKEN).orElse(null),
+                options.getOptional(DeltaTableOptions.UC_OAUTH_TOKEN_URI).orElse(null),
+                options.getOptional(DeltaTableOptions.UC_OAUTH_CLIENT_ID).orElse(null),
+                options.getOptional(DeltaTableOptions.UC_OAUTH_CLIENT_SECRET).orElse(null),
+                options.getOptional(DeltaTableOptions.UC_OAUTH_SCOPE).orElse(null))
+            .withRequestTimeout(options.get(DeltaTableOptions.UC_REQUEST_TIMEOUT));
     return builder -> builder.tableName(ucTable.get()).unityCatalog(connection);
   }
 }
