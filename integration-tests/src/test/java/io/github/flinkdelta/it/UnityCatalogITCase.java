@@ -138,6 +138,32 @@ class UnityCatalogITCase {
   }
 
   @Test
+  void aCommitTheCatalogDoesNotAnswerIsAbandonedAtTheCheckpointTimeoutAndSettledOnce()
+      throws Exception {
+    long count = 1_500;
+    DeltaSink sink = sink("main.default.hung");
+    // Commit calls hang for 15 s, then are applied: they land after the job gave up on them.
+    server.faults().delay(UPDATE_TABLE, java.time.Duration.ofSeconds(15));
+    StreamExecutionEnvironment env = MiniClusters.env(200, 5, 2);
+    env.getCheckpointConfig().setCheckpointTimeout(1_500);
+    TestRows.source(env, count, 1_500, BUCKETS).sinkTo(sink);
+    var job = env.executeAsync("uc hung commit");
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    while (server.faults().calls(UPDATE_TABLE) == 0 && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(server.faults().calls(UPDATE_TABLE)).isPositive();
+    Thread.sleep(4_000);
+    server.faults().clear();
+    job.getJobExecutionResult().get();
+
+    assertExactlyInCatalog("main.default.hung", count);
+    // The abandoned call and its retry after the failover both reached the catalog.
+    assertThat((long) server.faults().calls(UPDATE_TABLE))
+        .isGreaterThan(server.latestVersion("main.default.hung"));
+  }
+
+  @Test
   void theTokenNeverReachesLogsOrErrors() throws Exception {
     String wrongToken = "wrong-secret-" + java.util.UUID.randomUUID();
     String logs;
