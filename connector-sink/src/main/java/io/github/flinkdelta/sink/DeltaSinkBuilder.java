@@ -203,7 +203,9 @@ public final class DeltaSinkBuilder {
     UcTableName name = UcTableName.parse(tableName);
     try (UnityCatalogClient client = new UnityCatalogClient(unityCatalog, hadoopConf)) {
       CatalogTable table = client.find(name).orElse(null);
-      if (table == null) {
+      if (table != null) {
+        client.requireWritable(table);
+      } else {
         if (!options.get(DeltaSinkOptions.CREATE_IF_MISSING)) {
           throw new IllegalStateException(SinkErrors.unityCatalogTableMissing(name, unityCatalog));
         }

@@ -30,6 +30,8 @@ class UnityCatalogITCase {
   private static final String UPDATE_TABLE =
       "POST /delta/v1/catalogs/{catalog}/schemas/{schema}/tables/{table}";
 
+  private static final String READ_ONLY_TOKEN = "read-only-" + java.util.UUID.randomUUID();
+
   @TempDir Path dir;
 
   private UnityCatalogServer server;
@@ -41,6 +43,7 @@ class UnityCatalogITCase {
         UnityCatalogServer.builder()
             .storageRoot(dir.resolve("storage"))
             .token(TOKEN)
+            .readOnlyToken(READ_ONLY_TOKEN)
             .build()
             .start();
     connection = new UnityCatalogConnection(server.uri(), Secret.of(TOKEN));
@@ -221,6 +224,26 @@ class UnityCatalogITCase {
         .hasMessageContaining("Unity Catalog at " + server.uri())
         .hasMessageContaining("main.default.slow")
         .hasMessageContaining("did not answer within the request timeout of 400 ms");
+  }
+
+  @Test
+  void aTokenThatMayOnlyReadFailsWhenTheJobIsBuiltNotAtTheFirstCommit() throws Exception {
+    sink("main.default.guarded");
+    UnityCatalogConnection reader =
+        new UnityCatalogConnection(server.uri(), Secret.of(READ_ONLY_TOKEN));
+    assertThatThrownBy(
+            () ->
+                DeltaSink.builder()
+                    .unityCatalog(reader)
+                    .tableName("main.default.guarded")
+                    .rowType(TestRows.TYPE)
+                    .partitionColumns("bucket")
+                    .build())
+        .hasMessageContaining("lets this connection read main.default.guarded but not write it")
+        .hasMessageContaining("MODIFY")
+        .satisfies(e -> assertThat(stackTrace(e)).doesNotContain(READ_ONLY_TOKEN));
+    assertThat(server.faults().calls(UPDATE_TABLE)).isZero();
+    assertThat(server.latestVersion("main.default.guarded")).isZero();
   }
 
   @Test

@@ -20,10 +20,13 @@ import io.unitycatalog.client.ApiClient;
 import io.unitycatalog.client.ApiClientBuilder;
 import io.unitycatalog.client.ApiException;
 import io.unitycatalog.client.api.TablesApi;
+import io.unitycatalog.client.api.TemporaryCredentialsApi;
 import io.unitycatalog.client.auth.TokenProvider;
 import io.unitycatalog.client.model.CreateStagingTable;
+import io.unitycatalog.client.model.GenerateTemporaryTableCredential;
 import io.unitycatalog.client.model.StagingTableInfo;
 import io.unitycatalog.client.model.TableInfo;
+import io.unitycatalog.client.model.TableOperation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -96,6 +99,34 @@ public final class UnityCatalogClient implements AutoCloseable {
     } catch (RuntimeException e) {
       // The OAuth token provider fails with a bare RuntimeException.
       throw UnityCatalogErrors.callFailed(connection, "look up table " + name, e);
+    }
+  }
+
+  /**
+   * Fails unless this connection may write {@code table}: it asks the catalog for read-write
+   * credentials, which the catalog grants only to a principal with MODIFY on the table. A job
+   * checks this when it starts, so a read-only token fails then and not at the first commit.
+   */
+  public void requireWritable(CatalogTable table) {
+    try {
+      new TemporaryCredentialsApi(api)
+          .generateTemporaryTableCredentials(
+              new GenerateTemporaryTableCredential()
+                  .tableId(table.id())
+                  .operation(TableOperation.READ_WRITE));
+    } catch (ApiException e) {
+      if (e.getCode() == 403) {
+        throw new IllegalStateException(
+            String.format(
+                "Unity Catalog at %s lets this connection read %s but not write it (HTTP 403 for"
+                    + " read-write credentials). Grant its principal MODIFY on the table (with USE"
+                    + " CATALOG and USE SCHEMA), or connect with a token that has it.",
+                connection.endpoint(), table.name()),
+            e);
+      }
+      throw UnityCatalogErrors.callFailed(connection, "check write access to " + table.name(), e);
+    } catch (RuntimeException e) {
+      throw UnityCatalogErrors.callFailed(connection, "check write access to " + table.name(), e);
     }
   }
 

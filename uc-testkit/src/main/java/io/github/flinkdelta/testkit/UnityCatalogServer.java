@@ -9,6 +9,8 @@ import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import io.unitycatalog.client.delta.serde.DeltaDataTypeModule;
+import io.unitycatalog.client.model.GenerateTemporaryTableCredential;
+import io.unitycatalog.client.model.TableOperation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -277,6 +279,15 @@ public final class UnityCatalogServer implements AutoCloseable {
               query(exchange.getRequestURI().getRawQuery()),
               exchange.getRequestBody().readAllBytes(),
               mapper);
+      if (readOnlyCaller(exchange) && writes(request)) {
+        send(
+            exchange,
+            error(
+                403,
+                "PERMISSION_DENIED",
+                "The caller may read but not modify: " + endpoint + " needs MODIFY"));
+        return;
+      }
       ApiResponse response = apply(match.route(), request);
       if (response.status() == 200 && faults.takeDrop(endpoint)) {
         // Applied, but the client never hears of it: close without a response.
@@ -311,7 +322,7 @@ public final class UnityCatalogServer implements AutoCloseable {
   }
 
   private ApiResponse authenticate(HttpExchange exchange) {
-    if (settings.token == null && oauth == null) {
+    if (settings.token == null && settings.readOnlyToken == null && oauth == null) {
       return null;
     }
     String header = exchange.getRequestHeaders().getFirst("Authorization");
@@ -319,12 +330,34 @@ public final class UnityCatalogServer implements AutoCloseable {
       return error(401, "UNAUTHENTICATED", "No bearer token");
     }
     String token = header.substring("Bearer ".length());
-    boolean valid = token.equals(settings.token) || (oauth != null && oauth.valid(token));
+    boolean valid =
+        token.equals(settings.token)
+            || token.equals(settings.readOnlyToken)
+            || (oauth != null && oauth.valid(token));
     if (!valid) {
       // Never echo the token the client sent.
       return error(403, "PERMISSION_DENIED", "The bearer token is not valid");
     }
     return null;
+  }
+
+  private boolean readOnlyCaller(HttpExchange exchange) {
+    String header = exchange.getRequestHeaders().getFirst("Authorization");
+    return settings.readOnlyToken != null
+        && header != null
+        && header.equals("Bearer " + settings.readOnlyToken);
+  }
+
+  /** Whether a call changes the catalog or asks for credentials that allow writing. */
+  private static boolean writes(ApiRequest request) {
+    if (request.endpoint().equals("POST /temporary-table-credentials")) {
+      GenerateTemporaryTableCredential ask = request.body(GenerateTemporaryTableCredential.class);
+      return ask.getOperation() != TableOperation.READ;
+    }
+    if (request.endpoint().startsWith("GET ")) {
+      return "READ_WRITE".equalsIgnoreCase(request.query("operation"));
+    }
+    return true;
   }
 
   private ApiResponse error(int status, String code, String message) {
@@ -430,6 +463,7 @@ public final class UnityCatalogServer implements AutoCloseable {
     private URI storageRoot;
     private Path stateDirectory;
     private String token;
+    private String readOnlyToken;
     private S3Credentials s3Credentials;
     private Clock clock = Clock.systemUTC();
     private String oauthClientId;
@@ -468,6 +502,15 @@ public final class UnityCatalogServer implements AutoCloseable {
     /** Requires this bearer token on every call (401 without one, 403 for another). */
     public Builder token(String token) {
       this.token = token;
+      return this;
+    }
+
+    /**
+     * Also accepts this bearer token, for reads only: calls that change the catalog, commits and
+     * requests for read-write credentials answer 403, as for a principal without MODIFY.
+     */
+    public Builder readOnlyToken(String token) {
+      this.readOnlyToken = token;
       return this;
     }
 

@@ -86,6 +86,45 @@ class ServerBehaviourTest {
   }
 
   @Test
+  void aReadOnlyTokenReadsButCannotModify() throws Exception {
+    try (UnityCatalogServer server =
+        UnityCatalogServer.builder()
+            .storageRoot(dir)
+            .token("writer")
+            .readOnlyToken("reader")
+            .build()
+            .start()) {
+      TableInfo table =
+          TestClients.createManagedTable(
+              TestClients.client(server, "writer"), "main", "default", "t");
+      ApiClient reader = TestClients.client(server, "reader");
+
+      assertThat(new TablesApi(reader).getTable("main.default.t", null, null).getTableId())
+          .isEqualTo(table.getTableId());
+      TemporaryCredentialsApi credentials = new TemporaryCredentialsApi(reader);
+      credentials.generateTemporaryTableCredentials(
+          new GenerateTemporaryTableCredential()
+              .tableId(table.getTableId())
+              .operation(TableOperation.READ));
+      assertStatus(
+          () ->
+              credentials.generateTemporaryTableCredentials(
+                  new GenerateTemporaryTableCredential()
+                      .tableId(table.getTableId())
+                      .operation(TableOperation.READ_WRITE)),
+          403);
+      assertStatus(
+          () ->
+              new DeltaCommitsApi(reader)
+                  .commit(
+                      commitRequest(table.getTableId(), table.getStorageLocation(), 1, "1.json")),
+          403);
+      assertStatus(() -> new TablesApi(reader).deleteTable("main.default.t"), 403);
+      assertThat(server.latestVersion("main.default.t")).isZero();
+    }
+  }
+
+  @Test
   void injectedFailuresDropsAndDelays() throws Exception {
     try (UnityCatalogServer server =
         UnityCatalogServer.builder().storageRoot(dir).build().start()) {
