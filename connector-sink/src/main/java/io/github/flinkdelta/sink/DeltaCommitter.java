@@ -7,9 +7,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import java.util.OptionalLong;
 import org.apache.flink.api.connector.sink2.Committer;
-import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,22 +17,20 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Failure semantics: a committable restored from state whose transaction the table already holds
  * is skipped ({@code signalAlreadyCommitted}). Any other failure fails the task, and Flink retries
- * the commit after restoring the checkpoint, so files are never dropped. A table that is ahead of
- * the restored state stops the job without restarts: committing would skip data.
+ * the commit after restoring the checkpoint, so files are never dropped. A restored state older
+ * than the table is refused by {@link DeltaWriteResultAggregator} when the job starts, unless a new
+ * app id is configured.
  */
 final class DeltaCommitter implements Committer<DeltaCommittable> {
 
   private static final Logger LOG = LoggerFactory.getLogger(DeltaCommitter.class);
 
   private final DeltaSinkConfig config;
-  private final OptionalLong restoredCheckpointId;
   private final DeltaCommitterMetrics metrics;
   private DeltaTable table;
 
-  DeltaCommitter(
-      DeltaSinkConfig config, OptionalLong restoredCheckpointId, DeltaCommitterMetrics metrics) {
+  DeltaCommitter(DeltaSinkConfig config, DeltaCommitterMetrics metrics) {
     this.config = config;
-    this.restoredCheckpointId = restoredCheckpointId;
     this.metrics = metrics;
   }
 
@@ -70,26 +66,18 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
           durationMs);
       return;
     }
-    long tableTxn = result.tableTxnVersion();
-    boolean replay =
-        tableTxn == committable.checkpointId()
-            || (restoredCheckpointId.isPresent() && tableTxn <= restoredCheckpointId.getAsLong());
-    if (replay) {
-      LOG.info(
-          "Checkpoint {} of appId {} is already committed to {}; skipping it",
-          committable.checkpointId(),
-          committable.appId(),
-          config.tableName());
-      request.signalAlreadyCommitted();
-      return;
-    }
-    throw new SuppressRestartsException(
-        new IllegalStateException(
-            SinkErrors.restoredStateOlderThanTable(
-                config.tableName(),
-                committable.appId(),
-                restoredCheckpointId.orElse(0),
-                tableTxn)));
+    // Kernel refuses a transaction whose version the table's app id has reached. Commits of one
+    // app id land in checkpoint order, so this committable's files are in the table already: it
+    // is a replay after a restore. (Whether the restored state itself is older than the table is
+    // the aggregator's decision, made once when the job starts.)
+    LOG.info(
+        "Checkpoint {} of appId {} is already committed to {} (the table holds its checkpoints up"
+            + " to {}); skipping it",
+        committable.checkpointId(),
+        committable.appId(),
+        config.tableName(),
+        result.tableTxnVersion());
+    request.signalAlreadyCommitted();
   }
 
   private DeltaTable table() {

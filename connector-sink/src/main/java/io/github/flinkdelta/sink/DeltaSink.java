@@ -78,7 +78,6 @@ public final class DeltaSink
       throws IOException {
     return new DeltaCommitter(
         config,
-        context.getRestoredCheckpointId(),
         new DeltaCommitterMetrics(context.metricGroup(), config.tableName(), Clock.systemUTC()));
   }
 

@@ -3,8 +3,10 @@ package io.github.flinkdelta.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.sink.DeltaSinkBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -84,19 +86,57 @@ class SavepointITCase {
     assertThat(DeltaTableReader.readAll(table)).containsExactlyInAnyOrderElementsOf(before);
   }
 
+  @Test
+  void anOlderSavepointRestoredUnderANewAppIdWritesOnAndRepeatsOnlyTheReplayedRows()
+      throws Exception {
+    String table = dir.resolve("new-app-id").toUri().toString();
+
+    String older = stopAfterVersion(start(table, null), table, 2);
+    int rowsAtOlder = DeltaTableReader.readAll(table).size();
+    stopAfterVersion(start(table, older), table, DeltaTableReader.version(table) + 2);
+    int rowsAtNewer = DeltaTableReader.readAll(table).size();
+    assertThat(rowsAtNewer).isGreaterThan(rowsAtOlder);
+
+    start(table, older, 2, "replay-after-rollback")
+        .getJobExecutionResult()
+        .get(2, TimeUnit.MINUTES);
+
+    // Every row is there; the rows committed after the older savepoint are there twice.
+    List<List<Object>> rows = DeltaTableReader.readAll(table);
+    assertThat(rows).hasSize((int) ROWS + rowsAtNewer - rowsAtOlder);
+    assertThat(new java.util.HashSet<>(rows))
+        .containsExactlyInAnyOrderElementsOf(TestRows.expected(ROWS, BUCKETS));
+    java.util.Map<List<Object>, Long> copies =
+        rows.stream()
+            .collect(
+                java.util.stream.Collectors.groupingBy(
+                    r -> r, java.util.stream.Collectors.counting()));
+    assertThat(copies.values()).allMatch(n -> n <= 2);
+    assertThat(copies.values().stream().filter(n -> n == 2).count())
+        .isEqualTo(rowsAtNewer - rowsAtOlder);
+  }
+
   private JobClient start(String table, String savepoint) throws Exception {
     return start(table, savepoint, 2);
   }
 
   private JobClient start(String table, String savepoint, int parallelism) throws Exception {
+    return start(table, savepoint, parallelism, null);
+  }
+
+  private JobClient start(String table, String savepoint, int parallelism, String appId)
+      throws Exception {
     StreamExecutionEnvironment env = MiniClusters.env(100, 3, parallelism, savepoint);
-    DeltaSink sink =
+    DeltaSinkBuilder builder =
         DeltaSink.builder()
             .tablePath(table)
             .rowType(TestRows.TYPE)
             .partitionColumns("bucket")
-            .uidPrefix("delta-sink")
-            .build();
+            .uidPrefix("delta-sink");
+    if (appId != null) {
+      builder.option(DeltaSinkOptions.APP_ID, appId);
+    }
+    DeltaSink sink = builder.build();
     TestRows.source(env, ROWS, 1_000, BUCKETS).sinkTo(sink).uid("delta-sink");
     return env.executeAsync("savepoint test");
   }

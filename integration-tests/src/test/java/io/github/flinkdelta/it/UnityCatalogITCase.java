@@ -99,14 +99,17 @@ class UnityCatalogITCase {
   }
 
   @Test
-  void twoJobsAppendingToTheSameManagedTableEachLandExactlyOnce() throws Exception {
+  void twoJobsOnOneManagedTableOneFailingRepeatedlyEachLandExactlyOnce() throws Exception {
     long count = 2_000;
     DeltaSink first = sink("main.default.shared");
     DeltaSink second = sink("main.default.shared");
     StreamExecutionEnvironment env1 = MiniClusters.env(100, 3, 1);
     TestRows.source(env1, count, 2_000, BUCKETS).sinkTo(first);
-    StreamExecutionEnvironment env2 = MiniClusters.env(100, 3, 1);
+    // The second job fails and recovers three times while the first commits next to it.
+    StreamExecutionEnvironment env2 = MiniClusters.env(100, 5, 1);
+    FailingMapper.INJECTED.set(0);
     TestRows.source(env2, count, 2_000, BUCKETS)
+        .map(new FailingMapper(3, 400))
         .map(row -> TestRows.row(row.getLong(0) + count, BUCKETS))
         .returns(org.apache.flink.table.runtime.typeutils.InternalTypeInfo.of(TestRows.TYPE))
         .sinkTo(second);
@@ -115,6 +118,7 @@ class UnityCatalogITCase {
     job1.getJobExecutionResult().get();
     job2.getJobExecutionResult().get();
 
+    assertThat(FailingMapper.INJECTED.get()).isEqualTo(3);
     assertExactlyInCatalog("main.default.shared", 2 * count);
   }
 
