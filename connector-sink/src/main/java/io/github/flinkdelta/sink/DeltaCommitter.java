@@ -2,6 +2,7 @@ package io.github.flinkdelta.sink;
 
 import io.github.flinkdelta.core.parquet.DataFile;
 import io.github.flinkdelta.core.table.CommitResult;
+import io.github.flinkdelta.core.table.DeltaCheckpoints;
 import io.github.flinkdelta.core.table.DeltaTable;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -13,7 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Commits each checkpoint's files as one Delta version under transaction (app id, checkpoint id),
- * once the checkpoint is complete.
+ * once the checkpoint is complete, and has a Delta checkpoint written every few versions ({@link
+ * DeltaCheckpoints}, off the commit path).
  *
  * <p>Failure semantics: a committable restored from state whose transaction the table already holds
  * is skipped ({@code signalAlreadyCommitted}). Any other failure fails the task, and Flink retries
@@ -28,6 +30,7 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
   private final DeltaSinkConfig config;
   private final DeltaCommitterMetrics metrics;
   private DeltaTable table;
+  private DeltaCheckpoints checkpoints;
 
   DeltaCommitter(DeltaSinkConfig config, DeltaCommitterMetrics metrics) {
     this.config = config;
@@ -52,6 +55,7 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
         table().commit(committable.appId(), committable.checkpointId(), committable.files());
     if (result.committed()) {
       long durationMs = (System.nanoTime() - started) / 1_000_000;
+      checkpoints.committed(table.snapshot());
       long records = committable.files().stream().mapToLong(DataFile::numRecords).sum();
       metrics.committed(result.tableVersion(), durationMs, committable.files().size(), records);
       LOG.info(
@@ -83,6 +87,7 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
   private DeltaTable table() {
     if (table == null) {
       table = DeltaTable.open(config.table(), config.hadoopConf(), config.maxCommitRetries());
+      checkpoints = table.checkpoints(config.deltaCheckpointInterval());
     }
     return table;
   }
@@ -91,9 +96,11 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
   public void close() {
     if (table != null) {
       try (var loader = ConnectorClassLoader.enter()) {
+        checkpoints.close();
         table.close();
       }
       table = null;
+      checkpoints = null;
     }
   }
 }

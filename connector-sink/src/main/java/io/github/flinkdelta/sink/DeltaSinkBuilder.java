@@ -183,7 +183,8 @@ public final class DeltaSinkBuilder {
             DeltaSinkOptions.fileWriteOptions(options),
             options.get(DeltaSinkOptions.APP_ID),
             options.get(DeltaSinkOptions.COMMIT_MAX_RETRIES),
-            options.get(DeltaSinkOptions.DISTRIBUTION)),
+            options.get(DeltaSinkOptions.DISTRIBUTION),
+            options.getOptional(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL).orElse(null)),
         uidPrefix);
   }
 

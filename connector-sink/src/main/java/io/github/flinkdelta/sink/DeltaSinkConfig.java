@@ -21,6 +21,8 @@ import org.apache.hadoop.conf.Configuration;
  * @param appId the configured transaction app id, or null for one made at first start
  * @param maxCommitRetries retries of a commit after retryable failures before the task fails
  * @param distribution how rows reach the writers
+ * @param deltaCheckpointInterval versions between Delta checkpoints; null follows the table's
+ *     {@code delta.checkpointInterval}, 0 writes none
  */
 @Internal
 public record DeltaSinkConfig(
@@ -30,7 +32,8 @@ public record DeltaSinkConfig(
     FileWriteOptions writeOptions,
     String appId,
     int maxCommitRetries,
-    DeltaSinkOptions.Distribution distribution)
+    DeltaSinkOptions.Distribution distribution,
+    Integer deltaCheckpointInterval)
     implements Serializable {
 
   public DeltaSinkConfig {

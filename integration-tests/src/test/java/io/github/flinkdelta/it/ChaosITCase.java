@@ -2,6 +2,7 @@ package io.github.flinkdelta.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.s3testkit.S3ProxyProcess;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
@@ -37,15 +38,16 @@ import org.junit.jupiter.api.io.TempDir;
  * vended credentials that expire every few seconds) through many checkpoints, while a seeded
  * injector fires faults at random moments: the writer fails mid-file; S3 requests are reset or
  * answered 503 SlowDown (hitting file uploads in the writer and in {@code prepareCommit}, the
- * staged commit the committer writes before its catalog call, and the publish copy); catalog commit
- * and publish calls fail with 429/500/503 or are applied with their response lost; credential
- * requests fail; a whole TaskManager is lost. Each run then checks the table holds exactly the rows
- * sent, each once, and that every version from 0 to the catalog's latest exists.
+ * staged commit the committer writes before its catalog call, the publish copy and Delta checkpoint
+ * writes); catalog commit and publish calls fail with 429/500/503 or are applied with their
+ * response lost; credential requests fail; a whole TaskManager is lost. Each run then checks the
+ * table holds exactly the rows sent, each once, and that every version from 0 to the catalog's
+ * latest exists.
  *
  * <p>CI runs {@code chaos.runs} (3) short runs. A soak: {@code ./mvnw -B -pl integration-tests
  * verify -Dtest=ChaosITCase -Dsurefire.failIfNoSpecifiedTests=false -Dchaos.minutes=30}. A failing
- * run prints its seed; {@code -Dchaos.seed=<seed> -Dchaos.runs=1} replays its fault schedule.
- * (Delta checkpoint writes are not a fault point yet: the sink does not write Delta checkpoints.)
+ * run prints its seed; {@code -Dchaos.seed=<seed> -Dchaos.runs=1} replays its fault schedule. Delta
+ * checkpoints are written every three versions, so S3 faults also hit checkpoint writes.
  */
 class ChaosITCase {
 
@@ -165,6 +167,7 @@ class ChaosITCase {
                   .rowType(TestRows.TYPE)
                   .partitionColumns("bucket")
                   .hadoopOptions(storageOptions())
+                  .option(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL, 3)
                   .build());
       JobClient job = env.executeAsync("chaos " + prefix);
 

@@ -73,6 +73,16 @@ public final class DeltaSinkOptions {
           .defaultValue(MemorySize.ofMebiBytes(1))
           .withDescription("Parquet page size.");
 
+  public static final ConfigOption<Integer> DELTA_CHECKPOINT_INTERVAL =
+      ConfigOptions.key("sink.delta-checkpoint.interval")
+          .intType()
+          .noDefaultValue()
+          .withDescription(
+              "Write a Delta checkpoint of every version that is a multiple of this number, on a"
+                  + " thread of its own so that commits do not wait for it; 0 writes none. By"
+                  + " default the table's 'delta.checkpointInterval' (10 unless set). Checkpoints"
+                  + " keep snapshot loads fast on long-running streams.");
+
   public static final ConfigOption<Integer> COMMIT_MAX_RETRIES =
       ConfigOptions.key("sink.commit.max-retries")
           .intType()

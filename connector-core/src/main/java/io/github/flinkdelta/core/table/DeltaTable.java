@@ -221,6 +221,16 @@ public final class DeltaTable implements AutoCloseable {
     return snapshot;
   }
 
+  /**
+   * A writer of this table's Delta checkpoints, on this table's storage.
+   *
+   * @param interval versions between checkpoints; null follows the table's {@code
+   *     delta.checkpointInterval}, 0 writes none
+   */
+  public DeltaCheckpoints checkpoints(Integer interval) {
+    return new DeltaCheckpoints(name, new AtomicCheckpointEngine(engine, conf), interval);
+  }
+
   @Override
   public void close() {
     source.close();
@@ -334,10 +344,8 @@ public final class DeltaTable implements AutoCloseable {
     }
     Optional<Snapshot> after = result.getPostCommitSnapshot();
     snapshot = source.afterCommit(engine, after.isPresent() ? after.get() : source.latest(engine));
-    // Kernel's post-commit hooks (Delta checkpoint, checksum) are not run here: run in the
-    // committer's thread, a task cancellation can interrupt the checkpoint write and leave a
-    // partial checkpoint file that breaks every later snapshot load. Checkpoints need an atomic
-    // writer off the commit path first.
+    // Kernel's post-commit hooks are not run here: Delta checkpoints are written off the commit
+    // path by DeltaCheckpoints, through a writer that never leaves a partial checkpoint file.
     return new CommitResult(true, result.getVersion(), txnVersion);
   }
 

@@ -37,6 +37,7 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
           DeltaSinkOptions.ROW_GROUP_SIZE,
           DeltaSinkOptions.PAGE_SIZE,
           DeltaSinkOptions.COMMIT_MAX_RETRIES,
+          DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL,
           DeltaSinkOptions.DISTRIBUTION,
           FactoryUtil.SINK_PARALLELISM);
 

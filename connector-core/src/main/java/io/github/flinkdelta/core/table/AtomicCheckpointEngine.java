@@ -1,0 +1,134 @@
+package io.github.flinkdelta.core.table;
+
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.engine.ExpressionHandler;
+import io.delta.kernel.engine.FileReadResult;
+import io.delta.kernel.engine.FileSystemClient;
+import io.delta.kernel.engine.JsonHandler;
+import io.delta.kernel.engine.MetricsReporter;
+import io.delta.kernel.engine.ParquetHandler;
+import io.delta.kernel.expressions.Column;
+import io.delta.kernel.expressions.Predicate;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.DataFileStatus;
+import io.delta.kernel.utils.FileStatus;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * The table's engine, except that a Parquet file written "atomically" (a Delta checkpoint) never
+ * becomes visible half-written. Kernel's own writer closes its stream when the write fails or is
+ * interrupted, and closing completes the file with whatever was written (S3A uploads it; the local
+ * rename publishes it), which would leave a truncated checkpoint that every later snapshot load
+ * trusts. Here the file is written under a hidden temporary name and renamed to its real name only
+ * after the write returned normally (a rename on local and HDFS storage, a server-side copy on S3:
+ * either way the checkpoint appears whole); the temporary file is always deleted.
+ */
+final class AtomicCheckpointEngine implements Engine {
+
+  private final Engine delegate;
+  private final ParquetHandler parquet;
+
+  AtomicCheckpointEngine(Engine delegate, Configuration conf) {
+    this.delegate = delegate;
+    this.parquet = new TemporaryFirstParquetHandler(delegate.getParquetHandler(), conf);
+  }
+
+  @Override
+  public ExpressionHandler getExpressionHandler() {
+    return delegate.getExpressionHandler();
+  }
+
+  @Override
+  public JsonHandler getJsonHandler() {
+    return delegate.getJsonHandler();
+  }
+
+  @Override
+  public FileSystemClient getFileSystemClient() {
+    return delegate.getFileSystemClient();
+  }
+
+  @Override
+  public ParquetHandler getParquetHandler() {
+    return parquet;
+  }
+
+  @Override
+  public List<MetricsReporter> getMetricsReporters() {
+    return delegate.getMetricsReporters();
+  }
+
+  private static final class TemporaryFirstParquetHandler implements ParquetHandler {
+
+    private final ParquetHandler delegate;
+    private final Configuration conf;
+
+    TemporaryFirstParquetHandler(ParquetHandler delegate, Configuration conf) {
+      this.delegate = delegate;
+      this.conf = conf;
+    }
+
+    @Override
+    public CloseableIterator<FileReadResult> readParquetFiles(
+        CloseableIterator<FileStatus> files,
+        StructType physicalSchema,
+        Optional<Predicate> predicate)
+        throws IOException {
+      return delegate.readParquetFiles(files, physicalSchema, predicate);
+    }
+
+    @Override
+    public CloseableIterator<DataFileStatus> writeParquetFiles(
+        String directoryPath,
+        CloseableIterator<FilteredColumnarBatch> dataIter,
+        List<Column> statsColumns)
+        throws IOException {
+      return delegate.writeParquetFiles(directoryPath, dataIter, statsColumns);
+    }
+
+    @Override
+    public void writeParquetFileAtomically(
+        String filePath, CloseableIterator<FilteredColumnarBatch> data) throws IOException {
+      Path target = new Path(filePath);
+      FileSystem fs = target.getFileSystem(conf);
+      if (fs.exists(target)) {
+        data.close();
+        throw new FileAlreadyExistsException(filePath);
+      }
+      Path temporary =
+          new Path(target.getParent(), "." + target.getName() + "." + UUID.randomUUID() + ".tmp");
+      boolean renamed = false;
+      try {
+        delegate.writeParquetFileAtomically(temporary.toString(), data);
+        renamed = fs.rename(temporary, target);
+        if (!renamed) {
+          if (fs.exists(target)) {
+            throw new FileAlreadyExistsException(filePath);
+          }
+          throw new IOException("Could not rename " + temporary + " to " + target);
+        }
+      } finally {
+        if (!renamed) {
+          deleteQuietly(fs, temporary);
+        }
+      }
+    }
+
+    private static void deleteQuietly(FileSystem fs, Path path) {
+      try {
+        fs.delete(path, false);
+      } catch (IOException | RuntimeException e) {
+        // A leftover hidden temporary file is harmless: readers never take it for a checkpoint.
+      }
+    }
+  }
+}

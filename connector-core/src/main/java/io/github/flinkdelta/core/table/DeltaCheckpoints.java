@@ -1,0 +1,126 @@
+package io.github.flinkdelta.core.table;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.exceptions.CheckpointAlreadyExistsException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes a Delta checkpoint of every version that is a multiple of the interval, so that loading
+ * the table's snapshot stays fast however long a job streams into it.
+ *
+ * <p>Off the commit path: a checkpoint is written on a thread of its own while commits go on. At
+ * most one runs at a time; a version reached while one is running is not checkpointed (the next
+ * interval is). A failed or interrupted checkpoint leaves no visible file (see {@link
+ * AtomicCheckpointEngine}) and never fails a commit: the table is correct without it.
+ */
+public final class DeltaCheckpoints implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DeltaCheckpoints.class);
+
+  /** Delta's own default interval, used when the table sets none. */
+  static final int DEFAULT_INTERVAL = 10;
+
+  private static final String INTERVAL_PROPERTY = "delta.checkpointInterval";
+
+  private final String table;
+  private final AtomicCheckpointEngine engine;
+  private final Integer configuredInterval;
+  private final ExecutorService executor;
+  private final AtomicBoolean running = new AtomicBoolean();
+  private final AtomicLong latest = new AtomicLong(-1);
+
+  /** See {@link DeltaTable#checkpoints}. */
+  DeltaCheckpoints(String table, AtomicCheckpointEngine engine, Integer interval) {
+    this.table = table;
+    this.engine = engine;
+    this.configuredInterval = interval;
+    ClassLoader loader = DeltaCheckpoints.class.getClassLoader();
+    this.executor =
+        Executors.newSingleThreadExecutor(
+            task -> {
+              Thread thread = new Thread(task, "delta-checkpoint-" + table);
+              thread.setDaemon(true);
+              // Not the task's user-code class loader, which is closed when the job ends.
+              thread.setContextClassLoader(loader);
+              return thread;
+            });
+  }
+
+  /** Called with the snapshot a commit produced; returns at once. */
+  public void committed(Snapshot snapshot) {
+    long version = snapshot.getVersion();
+    int interval = interval(snapshot);
+    if (interval <= 0 || version == 0 || version % interval != 0) {
+      return;
+    }
+    if (!running.compareAndSet(false, true)) {
+      LOG.info(
+          "Delta checkpoint of {} still running; version {} is not checkpointed", table, version);
+      return;
+    }
+    executor.execute(() -> write(snapshot));
+  }
+
+  /** The version of the last checkpoint this instance wrote, or -1. */
+  public long latestCheckpointVersion() {
+    return latest.get();
+  }
+
+  private void write(Snapshot snapshot) {
+    long started = System.nanoTime();
+    try {
+      snapshot.writeCheckpoint(engine);
+      latest.set(snapshot.getVersion());
+      LOG.info(
+          "Wrote Delta checkpoint of {} at version {} in {} ms",
+          table,
+          snapshot.getVersion(),
+          (System.nanoTime() - started) / 1_000_000);
+    } catch (CheckpointAlreadyExistsException e) {
+      LOG.debug(
+          "Delta checkpoint of {} at version {} exists already", table, snapshot.getVersion());
+    } catch (Exception e) {
+      if (Thread.currentThread().isInterrupted()) {
+        LOG.info("Delta checkpoint of {} at version {} cancelled", table, snapshot.getVersion());
+      } else {
+        LOG.warn(
+            "Could not write the Delta checkpoint of {} at version {}; the table is unaffected and"
+                + " a later version is checkpointed instead",
+            table,
+            snapshot.getVersion(),
+            e);
+      }
+    } finally {
+      running.set(false);
+    }
+  }
+
+  private int interval(Snapshot snapshot) {
+    if (configuredInterval != null) {
+      return configuredInterval;
+    }
+    String property = snapshot.getTableProperties().get(INTERVAL_PROPERTY);
+    try {
+      return property == null ? DEFAULT_INTERVAL : Integer.parseInt(property.trim());
+    } catch (NumberFormatException e) {
+      return DEFAULT_INTERVAL;
+    }
+  }
+
+  /** Stops a running checkpoint (it leaves no visible file) and waits briefly for it to end. */
+  @Override
+  public void close() {
+    executor.shutdownNow();
+    try {
+      executor.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,167 @@
+package io.github.flinkdelta.core.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.delta.kernel.TableManager;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import io.github.flinkdelta.core.testing.DeltaTableReader;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Delta checkpoints every few versions, and no checkpoint file at all from a failed write. */
+class DeltaCheckpointsTest {
+
+  private static final RowType TYPE =
+      RowType.of(new LogicalType[] {new BigIntType()}, new String[] {"id"});
+
+  @TempDir Path dir;
+
+  @Test
+  void everyIntervalVersionIsCheckpointedAndSnapshotsLoadFromIt() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    Configuration conf = HadoopConfigurations.of(Map.of());
+    DeltaTable.open(path, conf, true, TYPE, List.of(), Map.of()).close();
+    List<List<Object>> expected = new ArrayList<>();
+    try (DeltaTable table = DeltaTable.open(path, conf);
+        DeltaCheckpoints checkpoints = table.checkpoints(4)) {
+      for (long checkpoint = 1; checkpoint <= 9; checkpoint++) {
+        List<DataFile> files =
+            TypeRoundTripTest.write(path, TYPE, List.of(), List.of(GenericRowData.of(checkpoint)));
+        assertThat(table.commit("app", checkpoint, files).committed()).isTrue();
+        checkpoints.committed(table.snapshot());
+        expected.add(List.of(checkpoint));
+        awaitIdle(checkpoints, checkpoint);
+      }
+      assertThat(checkpoints.latestCheckpointVersion()).isEqualTo(8);
+    }
+
+    assertThat(logFiles())
+        .contains(
+            "00000000000000000004.checkpoint.parquet", "00000000000000000008.checkpoint.parquet");
+    assertThat(logFiles()).noneMatch(name -> name.endsWith(".tmp"));
+    assertThat(Files.readString(dir.resolve("t/_delta_log/_last_checkpoint")))
+        .contains("\"version\":8");
+    // Version 9 loads from checkpoint 8 plus one commit, and reads the same rows.
+    assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(expected);
+    Files.delete(dir.resolve("t/_delta_log/00000000000000000003.json"));
+    assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  @Test
+  void aCheckpointWriteThatFailsHalfwayLeavesNoFile() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    Configuration conf = HadoopConfigurations.of(Map.of());
+    DeltaTable.open(path, conf, true, TYPE, List.of(), Map.of()).close();
+    List<DataFile> files = new ArrayList<>();
+    for (long i = 0; i < 3; i++) {
+      files.addAll(TypeRoundTripTest.write(path, TYPE, List.of(), List.of(GenericRowData.of(i))));
+    }
+    Engine kernel = DefaultEngine.create(conf);
+    String target = dir.resolve("t/_delta_log/00000000000000000007.checkpoint.parquet").toString();
+
+    // Kernel's own writer completes the file with what it had when the data fails midway.
+    assertThatThrownBy(
+            () ->
+                kernel
+                    .getParquetHandler()
+                    .writeParquetFileAtomically(
+                        "file:" + target, failingAfterOne(kernel, path, files)))
+        .isNotNull();
+    assertThat(Path.of(target)).exists();
+    Files.delete(Path.of(target));
+    Files.deleteIfExists(
+        Path.of(target).resolveSibling(".00000000000000000007.checkpoint.parquet.crc"));
+
+    Engine atomic = new AtomicCheckpointEngine(kernel, conf);
+    assertThatThrownBy(
+            () ->
+                atomic
+                    .getParquetHandler()
+                    .writeParquetFileAtomically(
+                        "file:" + target, failingAfterOne(kernel, path, files)))
+        .isNotNull();
+    assertThat(Path.of(target)).doesNotExist();
+    assertThat(logFiles()).noneMatch(name -> name.contains(".checkpoint.parquet"));
+    assertThat(TableManager.loadSnapshot(path).build(kernel).getVersion()).isZero();
+  }
+
+  /** Batches read from the table's data files; the second request for a batch fails. */
+  private static CloseableIterator<FilteredColumnarBatch> failingAfterOne(
+      Engine engine, String table, List<DataFile> files) throws Exception {
+    String root = table.endsWith("/") ? table : table + "/";
+    List<FileStatus> statuses = new ArrayList<>();
+    for (DataFile file : files) {
+      statuses.add(FileStatus.of(root + file.path(), file.sizeBytes(), 0));
+    }
+    List<ColumnarBatch> batches = new ArrayList<>();
+    try (var read =
+        engine
+            .getParquetHandler()
+            .readParquetFiles(
+                io.delta.kernel.internal.util.Utils.toCloseableIterator(statuses.iterator()),
+                new io.delta.kernel.types.StructType()
+                    .add("id", io.delta.kernel.types.LongType.LONG),
+                Optional.empty())) {
+      read.forEachRemaining(r -> batches.add(r.getData()));
+    }
+    return new CloseableIterator<>() {
+      private int served;
+
+      @Override
+      public boolean hasNext() {
+        return true;
+      }
+
+      @Override
+      public FilteredColumnarBatch next() {
+        if (served++ == 0) {
+          return new FilteredColumnarBatch(batches.get(0), Optional.empty());
+        }
+        if (served > 2) {
+          throw new NoSuchElementException();
+        }
+        throw new UncheckedIOException(new java.io.IOException("storage failed mid-write"));
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  private void awaitIdle(DeltaCheckpoints checkpoints, long version) throws InterruptedException {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (version % 4 == 0
+        && checkpoints.latestCheckpointVersion() < version
+        && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+  }
+
+  private List<String> logFiles() throws Exception {
+    try (Stream<Path> files = Files.list(dir.resolve("t/_delta_log"))) {
+      return files.map(p -> p.getFileName().toString()).toList();
+    }
+  }
+}
