@@ -53,11 +53,12 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
     long started = System.nanoTime();
     CommitResult result =
         table().commit(committable.appId(), committable.checkpointId(), committable.files());
+    metrics.attempted(result);
     if (result.committed()) {
       long durationMs = (System.nanoTime() - started) / 1_000_000;
       checkpoints.committed(table.snapshot());
       long records = committable.files().stream().mapToLong(DataFile::numRecords).sum();
-      metrics.committed(result.tableVersion(), durationMs, committable.files().size(), records);
+      metrics.committed(result, durationMs, committable.files().size(), records);
       LOG.info(
           "Committed {} version {} (checkpoint {}, appId {}, {} files, {} rows, {} bytes) in {} ms",
           config.tableName(),
@@ -88,6 +89,7 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
     if (table == null) {
       table = DeltaTable.open(config.table(), config.hadoopConf(), config.maxCommitRetries());
       checkpoints = table.checkpoints(config.deltaCheckpointInterval());
+      metrics.watch(checkpoints);
     }
     return table;
   }

@@ -1,19 +1,27 @@
 package io.github.flinkdelta.sink;
 
+import io.github.flinkdelta.core.table.CommitResult;
+import io.github.flinkdelta.core.table.DeltaCheckpoints;
 import java.time.Clock;
+import java.util.function.LongSupplier;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 
 /**
  * The committer's metrics, registered once under group {@code delta} / {@code table=<name>}:
- * duration and version of the last commit, seconds since the last successful commit, and the data
- * files and records committed. Flink's own committer group counts committables.
+ * duration and version of the last commit, how long its publish took, seconds since the last
+ * successful commit, the data files and records committed, commit retries and conflicts, and the
+ * version of the last Delta checkpoint written. Flink's own committer group counts committables.
  */
 final class DeltaCommitterMetrics {
 
   private final Clock clock;
   private final Counter filesCommitted;
   private final Counter recordsCommitted;
+  private final Counter retries;
+  private final Counter conflicts;
+  private volatile long lastPublishDurationMs = -1;
+  private volatile LongSupplier deltaCheckpointVersion = () -> -1;
   private volatile long lastCommitDurationMs = -1;
   private volatile long lastCommittedVersion = -1;
   private volatile long lastSuccessMillis;
@@ -26,14 +34,30 @@ final class DeltaCommitterMetrics {
     this.recordsCommitted = delta.counter("numRecordsCommitted");
     delta.gauge("lastCommitDurationMs", () -> lastCommitDurationMs);
     delta.gauge("lastCommittedVersion", () -> lastCommittedVersion);
+    delta.gauge("lastPublishDurationMs", () -> lastPublishDurationMs);
+    delta.gauge("lastDeltaCheckpointVersion", () -> deltaCheckpointVersion.getAsLong());
+    this.retries = delta.counter("numCommitRetries");
+    this.conflicts = delta.counter("numCommitConflicts");
     delta.gauge(
         "elapsedSecondsSinceLastSuccessfulCommit",
         () -> (clock.millis() - lastSuccessMillis) / 1000);
   }
 
-  void committed(long version, long durationMs, int files, long records) {
-    lastCommittedVersion = version;
+  /** Reports {@code checkpoints}' latest version as {@code lastDeltaCheckpointVersion}. */
+  void watch(DeltaCheckpoints checkpoints) {
+    deltaCheckpointVersion = checkpoints::latestCheckpointVersion;
+  }
+
+  /** A commit call ended, having added files or found them already committed. */
+  void attempted(CommitResult result) {
+    retries.inc(result.retries());
+    conflicts.inc(result.conflicts());
+  }
+
+  void committed(CommitResult result, long durationMs, int files, long records) {
+    lastCommittedVersion = result.tableVersion();
     lastCommitDurationMs = durationMs;
+    lastPublishDurationMs = result.publishMillis();
     lastSuccessMillis = clock.millis();
     filesCommitted.inc(files);
     recordsCommitted.inc(records);

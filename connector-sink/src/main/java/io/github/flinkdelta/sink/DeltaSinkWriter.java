@@ -51,9 +51,11 @@ final class DeltaSinkWriter implements CommittingSinkWriter<RowData, DeltaWriteR
   @Override
   public Collection<DeltaWriteResult> prepareCommit() throws IOException {
     List<DataFile> completed;
+    long started = System.nanoTime();
     try (var loader = ConnectorClassLoader.enter()) {
       completed = files.flush();
     }
+    metrics.flushed((System.nanoTime() - started) / 1_000_000);
     if (completed.isEmpty()) {
       return List.of();
     }

@@ -10,7 +10,7 @@ import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
 /**
  * The writer's metrics, registered once: Flink's standard records and bytes out, and under group
  * {@code delta} / {@code table=<name>} the data files and bytes written, the open files and the
- * bytes they buffer.
+ * bytes they buffer, and how long the last checkpoint's flush (completing the open files) took.
  */
 final class DeltaSinkWriterMetrics {
 
@@ -18,6 +18,7 @@ final class DeltaSinkWriterMetrics {
   private final Counter bytesOut;
   private final Counter filesWritten;
   private final Counter dataBytesWritten;
+  private volatile long lastFlushDurationMs = -1;
 
   DeltaSinkWriterMetrics(SinkWriterMetricGroup metrics, String table, PartitionedDataWriter files) {
     this.recordsOut = metrics.getNumRecordsSendCounter();
@@ -27,10 +28,15 @@ final class DeltaSinkWriterMetrics {
     this.dataBytesWritten = delta.counter("numDataBytesWritten");
     delta.gauge("openFiles", files::openFileCount);
     delta.gauge("bufferedBytes", files::bufferedBytes);
+    delta.gauge("lastFlushDurationMs", () -> lastFlushDurationMs);
   }
 
   void recordWritten() {
     recordsOut.inc();
+  }
+
+  void flushed(long durationMs) {
+    lastFlushDurationMs = durationMs;
   }
 
   void filesCompleted(List<DataFile> completed) {

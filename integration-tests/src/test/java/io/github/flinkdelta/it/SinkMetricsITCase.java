@@ -2,8 +2,12 @@ package io.github.flinkdelta.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.testkit.UnityCatalogServer;
+import io.github.flinkdelta.uc.Secret;
+import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.flink.api.common.JobID;
@@ -46,6 +50,7 @@ class SinkMetricsITCase {
                 .tablePath(table)
                 .rowType(TestRows.TYPE)
                 .partitionColumns("bucket")
+                .option(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL, 2)
                 .build());
     JobID job = env.execute("metrics").getJobID();
 
@@ -58,6 +63,36 @@ class SinkMetricsITCase {
     assertThat(gaugeValues(job, "lastCommittedVersion")).contains(DeltaTableReader.version(table));
     assertThat(gaugeValues(job, "lastCommitDurationMs")).anyMatch(ms -> ms >= 0);
     assertThat(gaugeValues(job, "openFiles")).containsOnly(0L);
+    assertThat(gaugeValues(job, "lastFlushDurationMs")).allMatch(ms -> ms >= 0);
+    // Path tables publish nothing; a committer subtask without commits reports -1.
+    assertThat(gaugeValues(job, "lastPublishDurationMs")).contains(0L).allMatch(ms -> ms <= 0);
+    assertThat(gaugeValues(job, "lastDeltaCheckpointVersion")).anyMatch(v -> v >= 2);
+    assertThat(sumCounters(job, "numCommitRetries")).isZero();
+    assertThat(sumCounters(job, "numCommitConflicts")).isZero();
+  }
+
+  @Test
+  void catalogFailuresShowAsCommitRetries() throws Exception {
+    try (UnityCatalogServer server =
+        UnityCatalogServer.builder().storageRoot(dir.resolve("uc")).build().start()) {
+      // The catalog client retries each call; four failures outlast one commit attempt.
+      server
+          .faults()
+          .failNext("POST /delta/v1/catalogs/{catalog}/schemas/{schema}/tables/{table}", 4, 503);
+      StreamExecutionEnvironment env = MiniClusters.env(200, 0, 1);
+      TestRows.source(env, 1_000, 2_000, 3)
+          .sinkTo(
+              DeltaSink.builder()
+                  .unityCatalog(new UnityCatalogConnection(server.uri(), Secret.of("")))
+                  .tableName("main.default.retried")
+                  .rowType(TestRows.TYPE)
+                  .build());
+      JobID job = env.execute("metrics on uc").getJobID();
+
+      assertThat(sumCounters(job, "numCommitRetries")).isPositive();
+      assertThat(sumCounters(job, "numRecordsCommitted")).isEqualTo(1_000);
+      assertThat(gaugeValues(job, "lastPublishDurationMs")).anyMatch(ms -> ms >= 0);
+    }
   }
 
   private static long sumCounters(JobID job, String name) {

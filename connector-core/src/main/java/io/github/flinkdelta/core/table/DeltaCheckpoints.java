@@ -113,13 +113,20 @@ public final class DeltaCheckpoints implements AutoCloseable {
     }
   }
 
-  /** Stops a running checkpoint (it leaves no visible file) and waits briefly for it to end. */
+  /**
+   * Lets a running checkpoint finish for up to two seconds, then interrupts it (an interrupted
+   * checkpoint leaves no visible file).
+   */
   @Override
   public void close() {
-    executor.shutdownNow();
+    executor.shutdown();
     try {
-      executor.awaitTermination(5, TimeUnit.SECONDS);
+      if (!executor.awaitTermination(2, TimeUnit.SECONDS)) {
+        executor.shutdownNow();
+        executor.awaitTermination(1, TimeUnit.SECONDS);
+      }
     } catch (InterruptedException e) {
+      executor.shutdownNow();
       Thread.currentThread().interrupt();
     }
   }

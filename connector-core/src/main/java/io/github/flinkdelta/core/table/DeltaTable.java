@@ -278,7 +278,7 @@ public final class DeltaTable implements AutoCloseable {
   public CommitResult commit(String appId, long txnVersion, List<DataFile> files) {
     for (int attempt = 1; ; attempt++) {
       try {
-        return commitOnce(appId, txnVersion, files);
+        return commitOnce(appId, txnVersion, files).withConflicts(attempt - 1);
       } catch (ConcurrentWriteException e) {
         // Kernel could not rebase onto a concurrent commit (catalog-managed tables are not
         // rebased). The append is blind and its transaction id guards against doubles, so it is
@@ -313,9 +313,9 @@ public final class DeltaTable implements AutoCloseable {
       refresh();
       long recorded = transactionVersion(appId);
       if (recorded >= txnVersion) {
-        return new CommitResult(false, snapshot.getVersion(), recorded);
+        return CommitResult.alreadyCommitted(snapshot.getVersion(), recorded).plusRetry();
       }
-      return tryCommit(appId, txnVersion, files);
+      return tryCommit(appId, txnVersion, files).plusRetry();
     }
   }
 
@@ -330,7 +330,7 @@ public final class DeltaTable implements AutoCloseable {
               .withMaxRetries(maxCommitRetries)
               .build(engine);
     } catch (ConcurrentTransactionException e) {
-      return new CommitResult(false, snapshot.getVersion(), transactionVersion(appId));
+      return CommitResult.alreadyCommitted(snapshot.getVersion(), transactionVersion(appId));
     }
     Row state = txn.getTransactionState(engine);
     List<Row> actions = appendActions(state, files);
@@ -340,13 +340,17 @@ public final class DeltaTable implements AutoCloseable {
           txn.commit(engine, CloseableIterable.inMemoryIterable(CloseableIteratorOf.list(actions)));
     } catch (ConcurrentTransactionException e) {
       refresh();
-      return new CommitResult(false, snapshot.getVersion(), transactionVersion(appId));
+      return CommitResult.alreadyCommitted(snapshot.getVersion(), transactionVersion(appId));
     }
     Optional<Snapshot> after = result.getPostCommitSnapshot();
+    long publishStarted = System.nanoTime();
     snapshot = source.afterCommit(engine, after.isPresent() ? after.get() : source.latest(engine));
+    long publishMillis = (System.nanoTime() - publishStarted) / 1_000_000;
     // Kernel's post-commit hooks are not run here: Delta checkpoints are written off the commit
     // path by DeltaCheckpoints, through a writer that never leaves a partial checkpoint file.
-    return new CommitResult(true, result.getVersion(), txnVersion);
+    long attempts = result.getTransactionReport().getTransactionMetrics().getNumCommitAttempts();
+    return new CommitResult(
+        true, result.getVersion(), txnVersion, (int) Math.max(0, attempts - 1), 0, publishMillis);
   }
 
   private List<Row> appendActions(Row state, List<DataFile> files) {
