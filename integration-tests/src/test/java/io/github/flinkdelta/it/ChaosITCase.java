@@ -45,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * latest exists.
  *
  * <p>CI runs {@code chaos.runs} (3) short runs. A soak: {@code ./mvnw -B -pl integration-tests
- * verify -Dtest=ChaosITCase -Dsurefire.failIfNoSpecifiedTests=false -Dchaos.minutes=30}. A failing
+ * test-compile surefire:test@default-test -Dtest=ChaosITCase -Dchaos.minutes=30}. A failing
  * run prints its seed; {@code -Dchaos.seed=<seed> -Dchaos.runs=1} replays its fault schedule. Delta
  * checkpoints are written every three versions, so S3 faults also hit checkpoint writes.
  */
