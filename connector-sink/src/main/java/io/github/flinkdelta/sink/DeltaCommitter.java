@@ -8,7 +8,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.OptionalLong;
 import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,22 +20,26 @@ import org.slf4j.LoggerFactory;
  * DeltaCheckpoints}, off the commit path).
  *
  * <p>Failure semantics: a committable restored from state whose transaction the table already holds
- * is skipped ({@code signalAlreadyCommitted}). Any other failure fails the task, and Flink retries
- * the commit after restoring the checkpoint, so files are never dropped. A restored state older
- * than the table is refused by {@link DeltaWriteResultAggregator} when the job starts, unless a new
- * app id is configured.
+ * is skipped ({@code signalAlreadyCommitted}). A table that already holds a checkpoint this job
+ * just took means another job commits under the same app id; the job stops without restarts rather
+ * than skip rows. Any other failure fails the task, and Flink retries the commit after restoring
+ * the checkpoint, so files are never dropped. A restored state older than the table is refused by
+ * {@link DeltaWriteResultAggregator} when the job starts, unless a new app id is configured.
  */
 final class DeltaCommitter implements Committer<DeltaCommittable> {
 
   private static final Logger LOG = LoggerFactory.getLogger(DeltaCommitter.class);
 
   private final DeltaSinkConfig config;
+  private final OptionalLong restoredCheckpointId;
   private final DeltaCommitterMetrics metrics;
   private DeltaTable table;
   private DeltaCheckpoints checkpoints;
 
-  DeltaCommitter(DeltaSinkConfig config, DeltaCommitterMetrics metrics) {
+  DeltaCommitter(
+      DeltaSinkConfig config, OptionalLong restoredCheckpointId, DeltaCommitterMetrics metrics) {
     this.config = config;
+    this.restoredCheckpointId = restoredCheckpointId;
     this.metrics = metrics;
   }
 
@@ -56,6 +62,9 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
     metrics.attempted(result);
     if (result.committed()) {
       long durationMs = (System.nanoTime() - started) / 1_000_000;
+      // The checkpoint thread reads this snapshot while the next commit builds on it. Kernel's
+      // snapshot state is immutable, and its lazily loaded parts are single-check caches of
+      // immutable values: the two threads can at worst both load one, never see a broken one.
       checkpoints.committed(table.snapshot());
       long records = committable.files().stream().mapToLong(DataFile::numRecords).sum();
       metrics.committed(result, durationMs, committable.files().size(), records);
@@ -72,16 +81,28 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
       return;
     }
     // Kernel refuses a transaction whose version the table's app id has reached. Commits of one
-    // app id land in checkpoint order, so this committable's files are in the table already: it
-    // is a replay after a restore. (Whether the restored state itself is older than the table is
-    // the aggregator's decision, made once when the job starts.)
+    // app id land in checkpoint order, so a committable restored from state is in the table
+    // already. (Whether restored state is older than the table is the aggregator's decision, made
+    // once when the job starts; a commit whose response was lost is settled inside DeltaTable.)
+    long tableTxn = result.tableTxnVersion();
+    long checkpoint = committable.checkpointId();
+    boolean replay =
+        restoredCheckpointId.isPresent() && checkpoint <= restoredCheckpointId.getAsLong();
+    if (!replay) {
+      // The table is ahead of a checkpoint this job just took: another job commits under the same
+      // app id. Skipping would drop these rows.
+      throw new SuppressRestartsException(
+          new IllegalStateException(
+              SinkErrors.appIdUsedConcurrently(
+                  config.tableName(), committable.appId(), checkpoint, tableTxn)));
+    }
     LOG.info(
         "Checkpoint {} of appId {} is already committed to {} (the table holds its checkpoints up"
             + " to {}); skipping it",
-        committable.checkpointId(),
+        checkpoint,
         committable.appId(),
         config.tableName(),
-        result.tableTxnVersion());
+        tableTxn);
     request.signalAlreadyCommitted();
   }
 
@@ -98,8 +119,11 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
   public void close() {
     if (table != null) {
       try (var loader = ConnectorClassLoader.enter()) {
-        checkpoints.close();
-        table.close();
+        try {
+          checkpoints.close();
+        } finally {
+          table.close();
+        }
       }
       table = null;
       checkpoints = null;

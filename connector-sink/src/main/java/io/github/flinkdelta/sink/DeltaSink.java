@@ -78,6 +78,7 @@ public final class DeltaSink
       throws IOException {
     return new DeltaCommitter(
         config,
+        context.getRestoredCheckpointId(),
         new DeltaCommitterMetrics(context.metricGroup(), config.tableName(), Clock.systemUTC()));
   }
 

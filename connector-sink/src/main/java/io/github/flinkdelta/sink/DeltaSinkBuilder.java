@@ -161,6 +161,16 @@ public final class DeltaSinkBuilder {
         }
       }
     }
+    options
+        .getOptional(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL)
+        .filter(interval -> interval < 0)
+        .ifPresent(
+            interval ->
+                problems.add(
+                    String.format(
+                        "'%s' is %d; set a positive number of versions, or 0 for no Delta"
+                            + " checkpoints",
+                        DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL.key(), interval)));
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException("Cannot build DeltaSink: " + String.join("; ", problems));
     }

@@ -26,6 +26,16 @@ final class SinkErrors {
         restoredCheckpoint);
   }
 
+  static String appIdUsedConcurrently(
+      String table, String appId, long checkpoint, long tableTxnVersion) {
+    return String.format(
+        "Delta table %s already holds app id %s up to checkpoint %d, which covers checkpoint %d"
+            + " this job just took: another job is committing under the same app id. Committing would skip"
+            + " this job's rows, so the job stops. Give each job its own '%s' (or leave it unset"
+            + " for a fresh one).",
+        table, appId, tableTxnVersion, checkpoint, DeltaSinkOptions.APP_ID.key());
+  }
+
   static String appIdAlreadyUsed(String table, String appId, long tableTxnVersion) {
     return String.format(
         "Delta table %s already holds commits of app id %s (up to checkpoint %d), but this job"

@@ -48,6 +48,20 @@ class DeltaSinkBuilderTest {
   }
 
   @Test
+  void aNegativeDeltaCheckpointIntervalIsRefused() {
+    assertThatThrownBy(
+            () ->
+                DeltaSink.builder()
+                    .tablePath(table("t"))
+                    .rowType(TYPE)
+                    .option(
+                        io.github.flinkdelta.core.config.DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL,
+                        -5)
+                    .build())
+        .hasMessageContaining("'sink.delta-checkpoint.interval' is -5");
+  }
+
+  @Test
   void typesDeltaCannotHoldAreRefusedWithTheirColumnPaths() {
     RowType nested = RowType.of(new LogicalType[] {new TimeType()}, new String[] {"at"});
     RowType type =

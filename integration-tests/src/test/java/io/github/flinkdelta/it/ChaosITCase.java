@@ -45,8 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
  * latest exists.
  *
  * <p>CI runs {@code chaos.runs} (3) short runs. A soak: {@code ./mvnw -B -pl integration-tests
- * test-compile surefire:test@default-test -Dtest=ChaosITCase -Dchaos.minutes=30}. A failing
- * run prints its seed; {@code -Dchaos.seed=<seed> -Dchaos.runs=1} replays its fault schedule. Delta
+ * test-compile surefire:test@default-test -Dtest=ChaosITCase -Dchaos.minutes=30}. A failing run
+ * prints its seed; {@code -Dchaos.seed=<seed> -Dchaos.runs=1} replays its fault schedule. Delta
  * checkpoints are written every three versions, so S3 faults also hit checkpoint writes.
  */
 class ChaosITCase {
@@ -57,6 +57,16 @@ class ChaosITCase {
           new MiniClusterResourceConfiguration.Builder()
               .setNumberTaskManagers(2)
               .setNumberSlotsPerTaskManager(2)
+              // MiniCluster keeps every TaskManager it ever started, with its network buffers
+              // (direct memory); small ones let a soak kill many.
+              .setConfiguration(
+                  new org.apache.flink.configuration.Configuration()
+                      .set(
+                          org.apache.flink.configuration.TaskManagerOptions.NETWORK_MEMORY_MIN,
+                          org.apache.flink.configuration.MemorySize.parse("16m"))
+                      .set(
+                          org.apache.flink.configuration.TaskManagerOptions.NETWORK_MEMORY_MAX,
+                          org.apache.flink.configuration.MemorySize.parse("16m")))
               .build());
 
   private static final String ACCESS_KEY = "chaos-access";
@@ -77,6 +87,11 @@ class ChaosITCase {
     CATALOG_CREDENTIALS_FAIL,
     TASK_MANAGER_LOST
   }
+
+  /** Indexes of the running TaskManagers; the cluster starts with 0 and 1. */
+  private static final List<Integer> LIVE_TASK_MANAGERS = new java.util.ArrayList<>(List.of(0, 1));
+
+  private static int startedTaskManagers = 2;
 
   @TempDir static Path s3Directory;
   private static S3ProxyProcess s3;
@@ -110,15 +125,19 @@ class ChaosITCase {
       result.faults().forEach((fault, n) -> faults.merge(fault, n, Integer::sum));
       rows += result.rows();
       runs++;
+      System.gc();
       System.out.printf(
-          "Chaos run %d (seed %d): %d rows, %d versions, faults %s, duplicates %d, losses %d%n",
+          "Chaos run %d (seed %d): %d rows, %d versions, faults %s, duplicates %d, losses %d;"
+              + " heap %d MB, direct %d MB%n",
           runs,
           seed,
           result.rows(),
           result.versions(),
           result.faults(),
           result.duplicates(),
-          result.losses());
+          result.losses(),
+          (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) >> 20,
+          directMemoryUsed() >> 20);
       assertThat(result.duplicates() + result.losses())
           .as("run with seed %d (replay: -Dchaos.seed=%d -Dchaos.runs=1)", seed, seed)
           .isZero();
@@ -130,6 +149,16 @@ class ChaosITCase {
             + " duplicates, 0 losses%n",
         runs, total, faults, S3FaultInterceptor.injected(), rows);
     assertThat(total).isPositive();
+    assertThat(S3FaultInterceptor.injected()).as("S3 requests faulted").isPositive();
+  }
+
+  private static long directMemoryUsed() {
+    return java.lang.management.ManagementFactory.getPlatformMXBeans(
+            java.lang.management.BufferPoolMXBean.class)
+        .stream()
+        .filter(pool -> pool.getName().equals("direct"))
+        .mapToLong(java.lang.management.BufferPoolMXBean::getMemoryUsed)
+        .sum();
   }
 
   private record Result(
@@ -226,8 +255,11 @@ class ChaosITCase {
       case CATALOG_RESPONSE_LOST -> server.faults().dropResponseOfNext(UPDATE_TABLE, 1);
       case CATALOG_CREDENTIALS_FAIL -> server.faults().failNext(TABLE_CREDENTIALS, 1, 503);
       case TASK_MANAGER_LOST -> {
-        cluster.terminateTaskManager(random.nextInt(2)).get(1, TimeUnit.MINUTES);
+        // MiniCluster indexes TaskManagers by start order and keeps terminated ones in its list.
+        int victim = LIVE_TASK_MANAGERS.remove(random.nextInt(LIVE_TASK_MANAGERS.size()));
+        cluster.terminateTaskManager(victim).get(1, TimeUnit.MINUTES);
         cluster.startTaskManager();
+        LIVE_TASK_MANAGERS.add(startedTaskManagers++);
       }
     }
   }
@@ -262,7 +294,9 @@ class ChaosITCase {
     for (long v = 0; v <= latest; v++) {
       String version = String.format("%020d", v);
       if (names.stream()
-          .noneMatch(n -> n.equals(version + ".json") || n.startsWith(version + "."))) {
+          .noneMatch(
+              // Published as N.json, or still staged as _staged_commits/N.<uuid>.json.
+              n -> n.equals(version + ".json") || n.matches(version + "\\.[0-9a-f-]{36}\\.json"))) {
         missing.add(v);
       }
     }

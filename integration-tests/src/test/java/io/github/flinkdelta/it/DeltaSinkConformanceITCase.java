@@ -22,8 +22,9 @@ import org.junit.jupiter.api.AfterAll;
  * Flink's own sink conformance suite ({@code SinkTestSuiteBase}) for {@code DeltaSink}: a basic
  * bounded job, stop-with-savepoint and restart at the same, a higher and a lower parallelism, and
  * the writer's {@code numRecordsSend} metric, each on a path table and on a Unity Catalog managed
- * table in the embedded catalog, read back through Kernel. Every test of the suite runs, with both
- * checkpointing modes; the sink is exactly-once under either.
+ * table in the embedded catalog, read back through Kernel. Every test of the suite runs in both
+ * checkpointing modes; the suite checks exactly-once in EXACTLY_ONCE mode and at-least-once in
+ * AT_LEAST_ONCE mode.
  */
 class DeltaSinkConformanceITCase extends SinkTestSuiteBase<ComparableRow> {
 

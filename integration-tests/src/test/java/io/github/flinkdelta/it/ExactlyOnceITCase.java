@@ -128,6 +128,49 @@ class ExactlyOnceITCase {
     assertThat(DeltaTableReader.version(table)).isBetween(1L, 3L);
   }
 
+  @Test
+  void twoJobsUnderOneConfiguredAppIdStopRatherThanDropRows() throws Exception {
+    String table = table("shared-app-id");
+    DeltaSink.builder().tablePath(table).rowType(TestRows.TYPE).partitionColumns("bucket").build();
+    long count = 1_500;
+    List<org.apache.flink.core.execution.JobClient> jobs = new java.util.ArrayList<>();
+    for (long offset : new long[] {0, count}) {
+      StreamExecutionEnvironment env = MiniClusters.env(100, 0, 1);
+      TestRows.source(env, count, 1_500, BUCKETS)
+          .map(row -> TestRows.row(row.getLong(0) + offset, BUCKETS))
+          .returns(org.apache.flink.table.runtime.typeutils.InternalTypeInfo.of(TestRows.TYPE))
+          .sinkTo(
+              DeltaSink.builder()
+                  .tablePath(table)
+                  .rowType(TestRows.TYPE)
+                  .partitionColumns("bucket")
+                  .option(io.github.flinkdelta.core.config.DeltaSinkOptions.APP_ID, "shared")
+                  .build());
+      jobs.add(env.executeAsync("shared app id " + offset));
+    }
+
+    // Whichever job finds the other's commits ahead of its own checkpoints stops and says why;
+    // every job that finished has all its rows in the table, and no row is there twice.
+    java.util.Set<List<Object>> rows = new java.util.HashSet<>();
+    int failed = 0;
+    for (int i = 0; i < jobs.size(); i++) {
+      try {
+        jobs.get(i).getJobExecutionResult().get();
+        List<List<Object>> expected = TestRows.expected(2 * count, BUCKETS);
+        rows.addAll(expected.subList((int) (i * count), (int) ((i + 1) * count)));
+      } catch (java.util.concurrent.ExecutionException e) {
+        failed++;
+        assertThat(org.apache.flink.util.ExceptionUtils.stringifyException(e))
+            .containsAnyOf(
+                "another job is committing under the same app id",
+                "already holds commits of app id shared");
+      }
+    }
+    List<List<Object>> all = DeltaTableReader.readAll(table);
+    assertThat(failed).isPositive();
+    assertThat(new java.util.HashSet<>(all)).hasSize(all.size()).containsAll(rows);
+  }
+
   private String table(String name) {
     return dir.resolve(name).toUri().toString();
   }

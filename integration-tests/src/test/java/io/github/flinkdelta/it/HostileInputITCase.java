@@ -79,7 +79,7 @@ class HostileInputITCase {
     assertThat(actual).hasSize(rows.size()).containsExactlyInAnyOrderElementsOf(expected);
 
     List<JsonNode> stats = statistics(dir.resolve("hostile"));
-    assertThat(stats).isNotEmpty();
+    assertThat(stats).anyMatch(s -> s.at("/maxValues/big").asText().startsWith("zzzz"));
     for (JsonNode s : stats) {
       if (s.has("maxValues") && s.get("maxValues").has("big")) {
         // Strings are cut to 32 characters in statistics (plus U+10FFFF on a cut maximum).

@@ -176,7 +176,8 @@ class SqlWriteOptionsITCase {
               + " 'delta', "
               + uc
               + "'uc.table' = 'main.default.strict', 'sink.commit.max-retries' = '0')");
-      assertThatThrownBy(() -> sql.executeSql(gen("strict")).await()).isNotNull();
+      assertThatThrownBy(() -> sql.executeSql(gen("strict")).await())
+          .hasStackTraceContaining("INJECTED_FAULT");
       assertThat(server.latestVersion("main.default.strict")).isZero();
 
       server.faults().failNext(UPDATE_TABLE, 3, 503);

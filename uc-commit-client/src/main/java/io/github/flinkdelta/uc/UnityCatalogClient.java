@@ -252,11 +252,15 @@ public final class UnityCatalogClient implements AutoCloseable {
                     URI.create(
                         connection.endpoint() + API_BASE + "/delta/v1/config?catalog=_probe"))
                 .header("Authorization", "Bearer " + tokens.accessToken())
+                .timeout(connection.requestTimeout())
                 .GET()
                 .build();
         try {
           HttpResponse<String> answer =
-              HttpClient.newHttpClient().send(probe, HttpResponse.BodyHandlers.ofString());
+              HttpClient.newBuilder()
+                  .connectTimeout(connection.requestTimeout())
+                  .build()
+                  .send(probe, HttpResponse.BodyHandlers.ofString());
           boolean deltaApi =
               answer.statusCode() == 200
                   || (answer.statusCode() == 404 && answer.body().contains("\"error\":{"));

@@ -15,12 +15,13 @@ import java.util.Objects;
  *     {@code /api/2.1/unity-catalog}
  * @param auth how calls are authenticated
  * @param commitApi which of the catalog's commit APIs to use
- * @param requestTimeout how long the connector's own catalog calls (table lookups, table creation,
- *     catalog browsing and DDL) may take to connect and to answer before they fail. Commits and
- *     credential renewals go through the clients inside Delta Kernel and {@code
+ * @param requestTimeout how long the connector's own catalog calls (table lookups, the commit-API
+ *     probe, catalog browsing, schema DDL, table registration and deletion) may take to connect and
+ *     to answer before they fail. Commits, staging-table calls of the UC Delta API and credential
+ *     renewals go through the clients inside Delta Kernel, delta-storage and {@code
  *     unitycatalog-hadoop}, which set no timeout of their own: a commit the catalog never answers
  *     holds the committer until Flink's checkpoint timeout fails the job over, and the commit is
- *     then resolved by its transaction id.
+ *     then settled by its transaction id.
  */
 public record UnityCatalogConnection(
     URI endpoint, Auth auth, CommitApi commitApi, Duration requestTimeout) implements Serializable {

@@ -9,15 +9,12 @@ import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import io.unitycatalog.client.delta.serde.DeltaDataTypeModule;
-import io.unitycatalog.client.model.GenerateTemporaryTableCredential;
-import io.unitycatalog.client.model.TableOperation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +22,6 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,9 +64,10 @@ public final class UnityCatalogServer implements AutoCloseable {
   private final Builder settings;
   private final ObjectMapper mapper;
   private final FaultPlan faults = new FaultPlan();
-  private final List<Route> routes = new ArrayList<>();
+  private final Routes routes = new Routes();
   private final CatalogState state;
   private final OAuthTokens oauth;
+  private final AccessControl access;
   private HttpServer http;
   private ExecutorService executor;
 
@@ -90,6 +87,7 @@ public final class UnityCatalogServer implements AutoCloseable {
                 settings.oauthClientSecret,
                 settings.oauthTokenLifetime,
                 settings.clock);
+    this.access = new AccessControl(settings.token, settings.readOnlyToken, oauth);
     this.state =
         settings.stateDirectory == null
             ? new CatalogState()
@@ -231,7 +229,7 @@ public final class UnityCatalogServer implements AutoCloseable {
   }
 
   private void route(String endpoint, Function<ApiRequest, Object> handler) {
-    routes.add(new Route(endpoint, handler));
+    routes.add(endpoint, handler);
   }
 
   private void handle(HttpExchange exchange) throws IOException {
@@ -251,16 +249,18 @@ public final class UnityCatalogServer implements AutoCloseable {
       }
       String relative = path.substring(API_BASE.length());
       String method = exchange.getRequestMethod();
-      Match match = match(method, relative);
+      Routes.Match match = routes.match(method, relative);
       if (match == null) {
         send(exchange, error(404, "NOT_FOUND", "No such endpoint: " + method + " " + relative));
         return;
       }
       String endpoint = match.route().endpoint();
       faults.recordCall(endpoint);
-      ApiResponse denied = authenticate(exchange);
-      if (denied != null) {
-        send(exchange, denied);
+      AccessControl.Access caller;
+      try {
+        caller = access.check(exchange.getRequestHeaders().getFirst("Authorization"));
+      } catch (UcException e) {
+        send(exchange, error(e.status(), e.errorCode(), e.getMessage()));
         return;
       }
       Duration delay = faults.delayOf(endpoint);
@@ -276,16 +276,13 @@ public final class UnityCatalogServer implements AutoCloseable {
           new ApiRequest(
               endpoint,
               match.params(),
-              query(exchange.getRequestURI().getRawQuery()),
+              Routes.query(exchange.getRequestURI().getRawQuery()),
               exchange.getRequestBody().readAllBytes(),
               mapper);
-      if (readOnlyCaller(exchange) && writes(request)) {
-        send(
-            exchange,
-            error(
-                403,
-                "PERMISSION_DENIED",
-                "The caller may read but not modify: " + endpoint + " needs MODIFY"));
+      try {
+        AccessControl.authorize(caller, request);
+      } catch (UcException e) {
+        send(exchange, error(e.status(), e.errorCode(), e.getMessage()));
         return;
       }
       ApiResponse response = apply(match.route(), request);
@@ -302,7 +299,7 @@ public final class UnityCatalogServer implements AutoCloseable {
     }
   }
 
-  private synchronized ApiResponse apply(Route route, ApiRequest request) {
+  private synchronized ApiResponse apply(Routes.Route route, ApiRequest request) {
     try {
       Object result = route.handler().apply(request);
       if (!route.endpoint().startsWith("GET") && settings.stateDirectory != null) {
@@ -319,45 +316,6 @@ public final class UnityCatalogServer implements AutoCloseable {
     } catch (IOException e) {
       return error(500, "INTERNAL", e.getMessage());
     }
-  }
-
-  private ApiResponse authenticate(HttpExchange exchange) {
-    if (settings.token == null && settings.readOnlyToken == null && oauth == null) {
-      return null;
-    }
-    String header = exchange.getRequestHeaders().getFirst("Authorization");
-    if (header == null || !header.startsWith("Bearer ")) {
-      return error(401, "UNAUTHENTICATED", "No bearer token");
-    }
-    String token = header.substring("Bearer ".length());
-    boolean valid =
-        token.equals(settings.token)
-            || token.equals(settings.readOnlyToken)
-            || (oauth != null && oauth.valid(token));
-    if (!valid) {
-      // Never echo the token the client sent.
-      return error(403, "PERMISSION_DENIED", "The bearer token is not valid");
-    }
-    return null;
-  }
-
-  private boolean readOnlyCaller(HttpExchange exchange) {
-    String header = exchange.getRequestHeaders().getFirst("Authorization");
-    return settings.readOnlyToken != null
-        && header != null
-        && header.equals("Bearer " + settings.readOnlyToken);
-  }
-
-  /** Whether a call changes the catalog or asks for credentials that allow writing. */
-  private static boolean writes(ApiRequest request) {
-    if (request.endpoint().equals("POST /temporary-table-credentials")) {
-      GenerateTemporaryTableCredential ask = request.body(GenerateTemporaryTableCredential.class);
-      return ask.getOperation() != TableOperation.READ;
-    }
-    if (request.endpoint().startsWith("GET ")) {
-      return "READ_WRITE".equalsIgnoreCase(request.query("operation"));
-    }
-    return true;
   }
 
   private ApiResponse error(int status, String code, String message) {
@@ -395,52 +353,6 @@ public final class UnityCatalogServer implements AutoCloseable {
       out.write(response.body());
     }
   }
-
-  private Match match(String method, String path) {
-    String[] parts = path.split("/", -1);
-    for (Route route : routes) {
-      String[] template = route.endpoint().split(" ", 2);
-      if (!template[0].equals(method)) {
-        continue;
-      }
-      String[] expected = template[1].split("/", -1);
-      if (expected.length != parts.length) {
-        continue;
-      }
-      Map<String, String> params = new HashMap<>();
-      boolean matches = true;
-      for (int i = 0; i < parts.length && matches; i++) {
-        if (expected[i].startsWith("{")) {
-          params.put(
-              expected[i].substring(1, expected[i].length() - 1),
-              URLDecoder.decode(parts[i], StandardCharsets.UTF_8));
-        } else {
-          matches = expected[i].equals(parts[i]);
-        }
-      }
-      if (matches) {
-        return new Match(route, params);
-      }
-    }
-    return null;
-  }
-
-  private static Map<String, String> query(String raw) {
-    Map<String, String> query = new HashMap<>();
-    if (raw != null) {
-      for (String pair : raw.split("&")) {
-        String[] kv = pair.split("=", 2);
-        query.put(
-            URLDecoder.decode(kv[0], StandardCharsets.UTF_8),
-            kv.length > 1 ? URLDecoder.decode(kv[1], StandardCharsets.UTF_8) : "");
-      }
-    }
-    return query;
-  }
-
-  private record Route(String endpoint, Function<ApiRequest, Object> handler) {}
-
-  private record Match(Route route, Map<String, String> params) {}
 
   /** AWS-style credentials the server vends for tables on {@code s3://} locations. */
   public record S3Credentials(

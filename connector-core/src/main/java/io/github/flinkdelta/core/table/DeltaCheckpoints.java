@@ -33,6 +33,7 @@ public final class DeltaCheckpoints implements AutoCloseable {
   private final Integer configuredInterval;
   private final ExecutorService executor;
   private final AtomicBoolean running = new AtomicBoolean();
+  private volatile boolean closing;
   private final AtomicLong latest = new AtomicLong(-1);
 
   /** See {@link DeltaTable#checkpoints}. */
@@ -86,7 +87,8 @@ public final class DeltaCheckpoints implements AutoCloseable {
       LOG.debug(
           "Delta checkpoint of {} at version {} exists already", table, snapshot.getVersion());
     } catch (Exception e) {
-      if (Thread.currentThread().isInterrupted()) {
+      // Hadoop turns an interrupt into an InterruptedIOException and clears the flag.
+      if (closing) {
         LOG.info("Delta checkpoint of {} at version {} cancelled", table, snapshot.getVersion());
       } else {
         LOG.warn(
@@ -119,6 +121,7 @@ public final class DeltaCheckpoints implements AutoCloseable {
    */
   @Override
   public void close() {
+    closing = true;
     executor.shutdown();
     try {
       if (!executor.awaitTermination(2, TimeUnit.SECONDS)) {

@@ -312,7 +312,11 @@ public final class DeltaTable implements AutoCloseable {
           e);
       refresh();
       long recorded = transactionVersion(appId);
-      if (recorded >= txnVersion) {
+      if (recorded == txnVersion) {
+        // This attempt landed; only its response was lost.
+        return new CommitResult(true, snapshot.getVersion(), recorded, 1, 0, 0);
+      }
+      if (recorded > txnVersion) {
         return CommitResult.alreadyCommitted(snapshot.getVersion(), recorded).plusRetry();
       }
       return tryCommit(appId, txnVersion, files).plusRetry();
@@ -343,8 +347,9 @@ public final class DeltaTable implements AutoCloseable {
       return CommitResult.alreadyCommitted(snapshot.getVersion(), transactionVersion(appId));
     }
     Optional<Snapshot> after = result.getPostCommitSnapshot();
+    Snapshot committed = after.isPresent() ? after.get() : source.latest(engine);
     long publishStarted = System.nanoTime();
-    snapshot = source.afterCommit(engine, after.isPresent() ? after.get() : source.latest(engine));
+    snapshot = source.afterCommit(engine, committed);
     long publishMillis = (System.nanoTime() - publishStarted) / 1_000_000;
     // Kernel's post-commit hooks are not run here: Delta checkpoints are written off the commit
     // path by DeltaCheckpoints, through a writer that never leaves a partial checkpoint file.

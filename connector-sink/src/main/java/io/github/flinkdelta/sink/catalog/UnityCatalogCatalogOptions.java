@@ -59,9 +59,9 @@ public final class UnityCatalogCatalogOptions {
           .durationType()
           .defaultValue(UnityCatalogConnection.DEFAULT_REQUEST_TIMEOUT)
           .withDescription(
-              "How long the connector's own Unity Catalog calls (table lookups, table creation, catalog"
-                  + " browsing and DDL) may take to connect and to answer. Commits are bounded by"
-                  + " Flink's checkpoint timeout instead.");
+              "How long the connector's own Unity Catalog calls (table lookups, catalog browsing,"
+                  + " schema DDL, table registration and deletion) may take to connect and to"
+                  + " answer. Commits are bounded by Flink's checkpoint timeout instead.");
 
   public static final ConfigOption<String> CATALOG =
       ConfigOptions.key("catalog")

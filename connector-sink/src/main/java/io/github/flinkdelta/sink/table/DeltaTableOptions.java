@@ -70,9 +70,9 @@ public final class DeltaTableOptions {
           .durationType()
           .defaultValue(UnityCatalogConnection.DEFAULT_REQUEST_TIMEOUT)
           .withDescription(
-              "How long the connector's own Unity Catalog calls (table lookups, table creation, catalog"
-                  + " browsing and DDL) may take to connect and to answer. Commits are bounded by"
-                  + " Flink's checkpoint timeout instead.");
+              "How long the connector's own Unity Catalog calls (table lookups, catalog browsing,"
+                  + " schema DDL, table registration and deletion) may take to connect and to"
+                  + " answer. Commits are bounded by Flink's checkpoint timeout instead.");
 
   private DeltaTableOptions() {}
 }

@@ -1,0 +1,71 @@
+package io.github.flinkdelta.testkit;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The server's endpoints, each named by method and path template (e.g. {@code "GET
+ * /tables/{full_name}"}), and the matching of a request path to one of them.
+ */
+final class Routes {
+
+  record Route(String endpoint, Function<ApiRequest, Object> handler) {}
+
+  /** A matched route and the values of its path parameters, URL-decoded. */
+  record Match(Route route, Map<String, String> params) {}
+
+  private final List<Route> routes = new ArrayList<>();
+
+  void add(String endpoint, Function<ApiRequest, Object> handler) {
+    routes.add(new Route(endpoint, handler));
+  }
+
+  /** The route for {@code method} and {@code path} (relative to the API base), or null. */
+  Match match(String method, String path) {
+    String[] parts = path.split("/", -1);
+    for (Route route : routes) {
+      String[] template = route.endpoint().split(" ", 2);
+      if (!template[0].equals(method)) {
+        continue;
+      }
+      String[] expected = template[1].split("/", -1);
+      if (expected.length != parts.length) {
+        continue;
+      }
+      Map<String, String> params = new HashMap<>();
+      boolean matches = true;
+      for (int i = 0; i < parts.length && matches; i++) {
+        if (expected[i].startsWith("{")) {
+          params.put(
+              expected[i].substring(1, expected[i].length() - 1),
+              URLDecoder.decode(parts[i], StandardCharsets.UTF_8));
+        } else {
+          matches = expected[i].equals(parts[i]);
+        }
+      }
+      if (matches) {
+        return new Match(route, params);
+      }
+    }
+    return null;
+  }
+
+  /** A raw query string's parameters, URL-decoded. */
+  static Map<String, String> query(String raw) {
+    Map<String, String> query = new HashMap<>();
+    if (raw != null) {
+      for (String pair : raw.split("&")) {
+        String[] kv = pair.split("=", 2);
+        query.put(
+            URLDecoder.decode(kv[0], StandardCharsets.UTF_8),
+            kv.length > 1 ? URLDecoder.decode(kv[1], StandardCharsets.UTF_8) : "");
+      }
+    }
+    return query;
+  }
+}
