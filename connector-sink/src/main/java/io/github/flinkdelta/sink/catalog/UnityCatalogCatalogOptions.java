@@ -1,5 +1,6 @@
 package io.github.flinkdelta.sink.catalog;
 
+import io.github.flinkdelta.sink.table.DeltaTableOptions;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.time.Duration;
 import org.apache.flink.annotation.PublicEvolving;
@@ -25,7 +26,7 @@ public final class UnityCatalogCatalogOptions {
       ConfigOptions.key("token")
           .stringType()
           .noDefaultValue()
-          .withDescription("Bearer token for the Unity Catalog server. Masked in Flink's output.");
+          .withDescription(DeltaTableOptions.UC_TOKEN.description());
 
   public static final ConfigOption<String> OAUTH_TOKEN_URI =
       ConfigOptions.key("oauth.token-uri")
@@ -52,16 +53,13 @@ public final class UnityCatalogCatalogOptions {
       ConfigOptions.key("oauth.scope")
           .stringType()
           .noDefaultValue()
-          .withDescription("OAuth scope to request, if the token endpoint needs one.");
+          .withDescription(DeltaTableOptions.UC_OAUTH_SCOPE.description());
 
   public static final ConfigOption<Duration> REQUEST_TIMEOUT =
       ConfigOptions.key("request-timeout")
           .durationType()
           .defaultValue(UnityCatalogConnection.DEFAULT_REQUEST_TIMEOUT)
-          .withDescription(
-              "How long the connector's own Unity Catalog calls (table lookups, catalog browsing,"
-                  + " schema DDL, table registration and deletion) may take to connect and to"
-                  + " answer. Commits are bounded by Flink's checkpoint timeout instead.");
+          .withDescription(DeltaTableOptions.UC_REQUEST_TIMEOUT.description());
 
   public static final ConfigOption<String> CATALOG =
       ConfigOptions.key("catalog")
