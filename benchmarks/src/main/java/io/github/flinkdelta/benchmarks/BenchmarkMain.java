@@ -1,0 +1,190 @@
+package io.github.flinkdelta.benchmarks;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.flinkdelta.benchmarks.jmh.ParquetWriterBenchmark;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * The benchmark's one command. Sections, each in JVMs of their own:
+ *
+ * <ul>
+ *   <li>{@code comparison}: every contender on every scenario with the same rows, parallelism,
+ *       checkpoint interval and Parquet settings; a table, {@code benchmark-results.json} and PNG
+ *       charts;
+ *   <li>{@code jmh}: row → Parquet, the sink's writer against Kernel's {@code
+ *       DefaultParquetHandler};
+ *   <li>{@code state}: bytes per data file in the sink's checkpointed state;
+ *   <li>{@code partitions}: 100,000 partitions in one checkpoint on one subtask with a 512 MB heap;
+ *   <li>{@code large}: a table of 1,000,000 files and partitions, and one of 10,000 versions: load,
+ *       commit, first commit of a job, cancellation while starting;
+ *   <li>{@code soak}: a long run, only with {@code --soak-minutes N}.
+ * </ul>
+ *
+ * <p>Options: {@code --full} (larger runs), {@code --rows N}, {@code --contenders a,b}, {@code
+ * --scenarios a,b}, {@code --sections a,b}, {@code --soak-minutes N}, {@code --out DIR} (default
+ * {@code target}). Everything but the comparison's table goes to {@code
+ * benchmark-measurements.json}.
+ */
+public final class BenchmarkMain {
+
+  private BenchmarkMain() {}
+
+  public static void main(String[] args) throws Exception {
+    Options options = Options.parse(args);
+    Path out = Files.createDirectories(options.out());
+    Path work = Files.createTempDirectory("flink-delta-benchmark");
+    System.out.println(Machine.describe());
+    System.out.println("Work directory: " + work);
+    List<Map<String, Object>> measurements = new ArrayList<>();
+
+    if (options.runs("comparison")) {
+      comparison(options, work, out);
+    }
+    if (options.runs("jmh")) {
+      jmh(options, out);
+    }
+    if (options.runs("state")) {
+      measurements.add(report(CommitterStateSize.measure(work)));
+    }
+    if (options.runs("partitions")) {
+      measurements.add(report(child(ManyPartitionsRun.class, "512m", work, "100000", "4")));
+      measurements.add(report(child(ManyPartitionsRun.class, "512m", work, "2000", "50")));
+    }
+    if (options.runs("large")) {
+      measurements.add(report(child(LargeTableRun.class, "4g", work, "files", "1000000")));
+      measurements.add(report(child(LargeTableRun.class, "2g", work, "versions", "10000")));
+    }
+    if (options.soakMinutes() > 0) {
+      String seconds = Integer.toString(options.soakMinutes() * 60);
+      measurements.add(report(child(SoakRun.class, "1g", work, seconds, "10000")));
+    }
+    if (!measurements.isEmpty()) {
+      new ObjectMapper()
+          .writerWithDefaultPrettyPrinter()
+          .writeValue(out.resolve("benchmark-measurements.json").toFile(), measurements);
+    }
+    System.out.println("Results in " + out.toAbsolutePath());
+  }
+
+  private static void comparison(Options options, Path work, Path out) throws Exception {
+    RunSettings settings = RunSettings.defaults(options.rows());
+    System.out.println("Comparison: " + settings);
+    List<RunResult> results = new ArrayList<>();
+    for (String scenario : options.scenarios()) {
+      for (String contender : options.contenders()) {
+        Path dir = Files.createDirectories(work.resolve(scenario + "-" + contender));
+        Path resultFile = dir.resolve("result.json");
+        List<String> childArgs = new ArrayList<>();
+        childArgs.addAll(List.of(contender, scenario, dir.toString(), resultFile.toString()));
+        childArgs.addAll(settings.toArgs());
+        System.out.printf("%s on %s ...%n", contender, scenario);
+        ChildJvm.run(ContenderRun.class, settings.childHeap(), childArgs, dir.resolve("run.log"));
+        RunResult result = new ObjectMapper().readValue(resultFile.toFile(), RunResult.class);
+        results.add(result);
+        System.out.printf(
+            "  %,.0f rows/s, commit p50 %.0f ms, p99 %.0f ms%n",
+            result.rowsPerSecond(), result.commitLatencyP50Ms(), result.commitLatencyP99Ms());
+      }
+    }
+    ComparisonReport report = new ComparisonReport(results);
+    System.out.println();
+    report.print(System.out);
+    System.out.println();
+    report.writeJson(out.resolve("benchmark-results.json"));
+    report.writeCharts(out);
+  }
+
+  private static void jmh(Options options, Path out) throws Exception {
+    System.out.println("JMH: " + ParquetWriterBenchmark.class.getSimpleName());
+    OptionsBuilder jmh = new OptionsBuilder();
+    jmh.include(ParquetWriterBenchmark.class.getName())
+        .jvmArgsPrepend(ChildJvm.openings().toArray(String[]::new))
+        .resultFormat(ResultFormatType.JSON)
+        .result(out.resolve("jmh-results.json").toString());
+    if (!options.full()) {
+      jmh.warmupIterations(2)
+          .warmupTime(TimeValue.seconds(2))
+          .measurementIterations(3)
+          .measurementTime(TimeValue.seconds(2));
+    }
+    new Runner(jmh.build()).run();
+    System.out.println();
+  }
+
+  /** Runs a measurement's main class in a JVM with {@code heap} and reads its figures. */
+  static Figures child(Class<?> main, String heap, Path work, String... args) throws Exception {
+    String name = main.getSimpleName() + "-" + String.join("-", args);
+    Path dir = Files.createDirectories(work.resolve(name));
+    Path result = dir.resolve("result.json");
+    List<String> childArgs = new ArrayList<>(Arrays.asList(args));
+    childArgs.add(dir.toString());
+    childArgs.add(result.toString());
+    System.out.printf("%s (heap %s) ...%n", name, heap);
+    ChildJvm.run(main, heap, childArgs, dir.resolve("run.log"));
+    return Figures.read(result).put("heap", heap);
+  }
+
+  private static Map<String, Object> report(Figures figures) {
+    System.out.print(figures);
+    System.out.println();
+    return figures.values();
+  }
+
+  record Options(
+      long rows,
+      List<String> contenders,
+      List<String> scenarios,
+      Set<String> sections,
+      int soakMinutes,
+      Path out,
+      boolean full) {
+
+    private static final List<String> SECTIONS =
+        List.of("comparison", "jmh", "state", "partitions", "large");
+
+    boolean runs(String section) {
+      return sections.contains(section);
+    }
+
+    static Options parse(String[] args) {
+      boolean full = Arrays.asList(args).contains("--full");
+      long rows = full ? 10_000_000 : 3_000_000;
+      List<String> contenders = Contender.NAMES;
+      List<String> scenarios = List.of(Scenario.UNPARTITIONED.id(), Scenario.PARTITIONED.id());
+      List<String> sections = SECTIONS;
+      int soakMinutes = 0;
+      Path out = Path.of("target");
+      for (int i = 0; i < args.length; i++) {
+        switch (args[i]) {
+          case "--full" -> {}
+          case "--rows" -> rows = Long.parseLong(args[++i]);
+          case "--contenders" -> contenders = List.of(args[++i].split(","));
+          case "--scenarios" -> scenarios = List.of(args[++i].split(","));
+          case "--sections" -> sections = List.of(args[++i].split(","));
+          case "--soak-minutes" -> soakMinutes = Integer.parseInt(args[++i]);
+          case "--out" -> out = Path.of(args[++i]);
+          default -> throw new IllegalArgumentException("Unknown option " + args[i]);
+        }
+      }
+      contenders.forEach(Contender::named);
+      scenarios.forEach(Scenario::of);
+      for (String section : sections) {
+        if (!SECTIONS.contains(section)) {
+          throw new IllegalArgumentException(
+              "Unknown section '" + section + "'; known: " + String.join(", ", SECTIONS));
+        }
+      }
+      return new Options(rows, contenders, scenarios, Set.copyOf(sections), soakMinutes, out, full);
+    }
+  }
+}

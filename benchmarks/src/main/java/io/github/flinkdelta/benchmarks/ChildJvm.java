@@ -1,0 +1,56 @@
+package io.github.flinkdelta.benchmarks;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs a main class of this module in a fresh JVM with this JVM's class path and module openings.
+ */
+final class ChildJvm {
+
+  private ChildJvm() {}
+
+  /** The module openings this JVM was started with, which Flink needs. */
+  static List<String> openings() {
+    return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(argument -> argument.startsWith("--add-opens"))
+        .toList();
+  }
+
+  /** Runs to completion; output goes to {@code log}. Fails naming the log when the JVM fails. */
+  static void run(Class<?> main, String heap, List<String> args, Path log)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx" + heap);
+    command.add("-Xms" + heap);
+    command.add("-Djava.awt.headless=true");
+    command.addAll(openings());
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(main.getName());
+    command.addAll(args);
+    Files.createDirectories(log.getParent());
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    int exit = process.waitFor();
+    if (exit != 0) {
+      List<String> lines = Files.readAllLines(log);
+      String tail = String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+      throw new IllegalStateException(
+          main.getSimpleName()
+              + " "
+              + args
+              + " exited with "
+              + exit
+              + "; log "
+              + log
+              + ":\n"
+              + tail);
+    }
+  }
+}

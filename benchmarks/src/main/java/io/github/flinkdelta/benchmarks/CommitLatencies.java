@@ -1,0 +1,41 @@
+package io.github.flinkdelta.benchmarks;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/** Commit latencies from checkpoint completions and commit-visibility moments. */
+final class CommitLatencies {
+
+  private CommitLatencies() {}
+
+  /**
+   * One latency per checkpoint that committed something: from its completion to the last commit
+   * event seen before the next checkpoint completed. (A sink that makes one checkpoint visible in
+   * several steps, like FileSink renaming file by file, is visible when its last step is.)
+   */
+  static List<Long> of(List<Long> completions, List<Long> commitTimes) {
+    TreeSet<Long> completed = new TreeSet<>(completions);
+    TreeMap<Long, Long> lastSeenByCheckpoint = new TreeMap<>();
+    for (long seen : commitTimes) {
+      Long checkpoint = completed.floor(seen);
+      if (checkpoint != null) {
+        lastSeenByCheckpoint.merge(checkpoint, seen, Math::max);
+      }
+    }
+    List<Long> latencies = new ArrayList<>();
+    lastSeenByCheckpoint.forEach((checkpoint, seen) -> latencies.add(seen - checkpoint));
+    latencies.sort(null);
+    return latencies;
+  }
+
+  /** Nearest-rank percentile; {@code NaN} when there are no values. */
+  static double percentile(List<Long> sorted, int percent) {
+    if (sorted.isEmpty()) {
+      return Double.NaN;
+    }
+    int rank = (int) Math.ceil(percent / 100.0 * sorted.size());
+    return sorted.get(Math.max(0, rank - 1));
+  }
+}

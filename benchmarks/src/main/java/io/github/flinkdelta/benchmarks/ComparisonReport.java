@@ -1,0 +1,110 @@
+package io.github.flinkdelta.benchmarks;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.awt.Color;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.data.category.DefaultCategoryDataset;
+
+/** The side-by-side comparison as a text table, JSON and PNG charts. */
+final class ComparisonReport {
+
+  private static final List<String> OURS =
+      List.of(DeltaPathContender.NAME, DeltaUnityCatalogContender.NAME);
+
+  private final List<RunResult> results;
+
+  ComparisonReport(List<RunResult> results) {
+    this.results = List.copyOf(results);
+  }
+
+  void print(PrintStream out) {
+    out.printf(
+        "%-22s %-14s %11s %11s %8s %6s %7s %8s %8s %9s %6s%n",
+        "contender",
+        "scenario",
+        "rows/s",
+        "rows/s/core",
+        "MB/s",
+        "files",
+        "commits",
+        "p50 ms",
+        "p99 ms",
+        "heap MB",
+        "codec");
+    for (RunResult r : results) {
+      out.printf(
+          Locale.ROOT,
+          "%-22s %-14s %,11.0f %,11.0f %8.1f %6d %7d %8.0f %8.0f %9.0f %6s%n",
+          r.contender(),
+          r.scenario(),
+          r.rowsPerSecond(),
+          r.rowsPerSecondPerCore(),
+          r.parquetMbPerSecond(),
+          r.files(),
+          r.commits(),
+          r.commitLatencyP50Ms(),
+          r.commitLatencyP99Ms(),
+          r.peakHeapBytes() / 1e6,
+          r.codec());
+    }
+    out.println();
+    out.println("Ours / peer (rows/s; rows/s per core), same scenario:");
+    for (RunResult ours : results) {
+      if (!OURS.contains(ours.contender())) {
+        continue;
+      }
+      for (RunResult peer : results) {
+        if (OURS.contains(peer.contender()) || !peer.scenario().equals(ours.scenario())) {
+          continue;
+        }
+        out.printf(
+            Locale.ROOT,
+            "  %-22s / %-22s %-14s %5.2fx  %5.2fx%n",
+            ours.contender(),
+            peer.contender(),
+            ours.scenario(),
+            ours.rowsPerSecond() / peer.rowsPerSecond(),
+            ours.rowsPerSecondPerCore() / peer.rowsPerSecondPerCore());
+      }
+    }
+  }
+
+  void writeJson(Path file) throws IOException {
+    new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(file.toFile(), results);
+  }
+
+  void writeCharts(Path dir) throws IOException {
+    chart(
+        dir.resolve("benchmark-throughput.png"),
+        "Rows per second (higher is better)",
+        "rows/s",
+        RunResult::rowsPerSecond);
+    chart(
+        dir.resolve("benchmark-commit-latency.png"),
+        "Commit latency p99, checkpoint complete to visible (lower is better)",
+        "ms",
+        RunResult::commitLatencyP99Ms);
+  }
+
+  private void chart(Path file, String title, String axis, ToDoubleFunction<RunResult> value)
+      throws IOException {
+    DefaultCategoryDataset data = new DefaultCategoryDataset();
+    for (RunResult r : results) {
+      data.addValue(value.applyAsDouble(r), r.contender(), r.scenario());
+    }
+    JFreeChart chart =
+        ChartFactory.createBarChart(
+            title, "scenario", axis, data, PlotOrientation.VERTICAL, true, false, false);
+    chart.setBackgroundPaint(Color.WHITE);
+    ChartUtils.saveChartAsPNG(file.toFile(), chart, 900, 500);
+  }
+}

@@ -1,0 +1,48 @@
+package io.github.flinkdelta.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.table.data.RowData;
+
+/**
+ * A sink under test. It prepares its table before the job, attaches itself to the job's rows, and
+ * tells when a commit becomes visible to readers.
+ */
+interface Contender extends AutoCloseable {
+
+  /** Creates the table (where the sink has one) under {@code dir}. */
+  void prepare(Path dir, Scenario scenario, RunSettings settings) throws Exception;
+
+  /** Adds the sink to the job. */
+  void attach(DataStream<RowData> rows);
+
+  /** Starts watching for commits; called before the job is submitted. */
+  CommitObserver observeCommits() throws IOException;
+
+  /** The directory holding the committed data files and nothing else that ends in .parquet. */
+  Path dataRoot();
+
+  @Override
+  default void close() throws Exception {}
+
+  /** Every contender by its name in results and on the command line. */
+  static Contender named(String name) {
+    return switch (name) {
+      case DeltaPathContender.NAME -> new DeltaPathContender();
+      case DeltaUnityCatalogContender.NAME -> new DeltaUnityCatalogContender();
+      case FileSinkContender.NAME -> new FileSinkContender();
+      case IcebergContender.NAME -> new IcebergContender();
+      default ->
+          throw new IllegalArgumentException(
+              "Unknown contender '" + name + "'; known: " + String.join(", ", NAMES));
+    };
+  }
+
+  java.util.List<String> NAMES =
+      java.util.List.of(
+          DeltaPathContender.NAME,
+          DeltaUnityCatalogContender.NAME,
+          FileSinkContender.NAME,
+          IcebergContender.NAME);
+}

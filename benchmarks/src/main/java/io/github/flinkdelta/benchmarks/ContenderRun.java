@@ -1,0 +1,107 @@
+package io.github.flinkdelta.benchmarks;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.runtime.checkpoint.AbstractCheckpointStats;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+
+/**
+ * One contender on one scenario, in a JVM of its own so that heap, CPU time and JIT state belong to
+ * it alone: generates the rows into the sink on an embedded Flink cluster, checks that every row
+ * landed in Parquet exactly once, and writes the figures as JSON.
+ *
+ * <p>Arguments: {@code contender scenario work-dir result-file} followed by {@link RunSettings}.
+ */
+public final class ContenderRun {
+
+  private ContenderRun() {}
+
+  public static void main(String[] args) throws Exception {
+    String name = args[0];
+    Scenario scenario = Scenario.of(args[1]);
+    Path dir = Path.of(args[2]);
+    Path resultFile = Path.of(args[3]);
+    RunSettings settings = RunSettings.fromArgs(args, 4);
+    RunResult result = run(name, scenario, dir, settings);
+    new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(resultFile.toFile(), result);
+    System.exit(0);
+  }
+
+  static RunResult run(String name, Scenario scenario, Path dir, RunSettings settings)
+      throws Exception {
+    try (Contender contender = Contender.named(name);
+        EmbeddedFlink flink = new EmbeddedFlink(settings.parallelism())) {
+      contender.prepare(dir, scenario, settings);
+      StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+      env.setParallelism(settings.parallelism());
+      env.enableCheckpointing(settings.checkpointIntervalMs());
+      DataGeneratorSource<RowData> source =
+          new DataGeneratorSource<>(
+              BenchmarkRows.generator(), settings.rows(), InternalTypeInfo.of(BenchmarkRows.TYPE));
+      contender.attach(
+          env.fromSource(source, WatermarkStrategy.noWatermarks(), "rows").uid("rows"));
+
+      com.sun.management.OperatingSystemMXBean os =
+          (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+      System.gc();
+      try (HeapMonitor heap = new HeapMonitor();
+          CommitObserver commits = contender.observeCommits()) {
+        long cpuStart = os.getProcessCpuTime();
+        long start = System.nanoTime();
+        JobID job = flink.submit(env);
+        flink.awaitSuccess(job, name + " on " + scenario.id());
+        double seconds = (System.nanoTime() - start) / 1e9;
+        double cpuSeconds = (os.getProcessCpuTime() - cpuStart) / 1e9;
+        Thread.sleep(100);
+        List<Long> completions =
+            flink.completedCheckpoints(job).stream()
+                .map(AbstractCheckpointStats::getLatestAckTimestamp)
+                .sorted()
+                .toList();
+        List<Long> latencies = CommitLatencies.of(completions, commits.times());
+
+        ParquetOutput output = ParquetOutput.read(contender.dataRoot());
+        if (output.rows() != settings.rows()) {
+          throw new IllegalStateException(
+              name
+                  + " on "
+                  + scenario.id()
+                  + " wrote "
+                  + output.rows()
+                  + " rows to Parquet, expected "
+                  + settings.rows());
+        }
+        return new RunResult(
+            name,
+            scenario.id(),
+            settings.rows(),
+            seconds,
+            settings.rows() / seconds,
+            cpuSeconds,
+            settings.rows() / cpuSeconds,
+            output.bytes(),
+            output.bytes() / 1e6 / seconds,
+            output.files(),
+            latencies.size(),
+            CommitLatencies.percentile(latencies, 50),
+            CommitLatencies.percentile(latencies, 99),
+            CommitLatencies.percentile(latencies, 100),
+            heap.peakAfterGc(),
+            Runtime.getRuntime().maxMemory(),
+            output.codec(),
+            settings.parallelism(),
+            settings.checkpointIntervalMs(),
+            settings.rowGroupBytes(),
+            Runtime.getRuntime().availableProcessors(),
+            System.getProperty("java.version"));
+      }
+    }
+  }
+}

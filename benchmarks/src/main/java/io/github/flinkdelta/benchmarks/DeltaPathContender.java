@@ -1,0 +1,64 @@
+package io.github.flinkdelta.benchmarks;
+
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.parquet.FileWriteOptions.Compression;
+import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.sink.DeltaSinkBuilder;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.regex.Pattern;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.table.data.RowData;
+
+/** This sink writing a Delta table by path on local disk. */
+final class DeltaPathContender implements Contender {
+
+  static final String NAME = "delta-path";
+
+  private static final Pattern COMMIT_FILE = Pattern.compile("\\d{20}\\.json");
+
+  private Path table;
+  private DeltaSink sink;
+
+  /** The builder both Delta contenders share: same schema, layout and Parquet settings. */
+  static DeltaSinkBuilder configure(DeltaSinkBuilder builder, Scenario scenario, RunSettings s) {
+    builder
+        .rowType(BenchmarkRows.TYPE)
+        .option(DeltaSinkOptions.COMPRESSION, Compression.valueOf(s.codec()))
+        .option(DeltaSinkOptions.ROW_GROUP_SIZE, new MemorySize(s.rowGroupBytes()))
+        .option(DeltaSinkOptions.PAGE_SIZE, new MemorySize(s.pageBytes()));
+    if (scenario.partitioned()) {
+      builder.partitionColumns(BenchmarkRows.PARTITION_COLUMN);
+    }
+    return builder;
+  }
+
+  static boolean isCommitFile(Path path) {
+    return COMMIT_FILE.matcher(path.getFileName().toString()).matches()
+        && path.getParent().getFileName().toString().equals("_delta_log");
+  }
+
+  @Override
+  public void prepare(Path dir, Scenario scenario, RunSettings settings) {
+    table = dir.resolve("delta-table");
+    sink =
+        configure(DeltaSink.builder().tablePath(table.toUri().toString()), scenario, settings)
+            .build();
+  }
+
+  @Override
+  public void attach(DataStream<RowData> rows) {
+    rows.sinkTo(sink).name(NAME).uid(NAME);
+  }
+
+  @Override
+  public CommitObserver observeCommits() throws IOException {
+    return CommitObserver.files(table.resolve("_delta_log"), DeltaPathContender::isCommitFile);
+  }
+
+  @Override
+  public Path dataRoot() {
+    return table;
+  }
+}

@@ -1,0 +1,78 @@
+package io.github.flinkdelta.benchmarks;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.WebOptions;
+import org.apache.flink.runtime.checkpoint.AbstractCheckpointStats;
+import org.apache.flink.runtime.checkpoint.CheckpointStatsStatus;
+import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/** An embedded Flink cluster of one TaskManager that keeps the checkpoint history of its jobs. */
+final class EmbeddedFlink implements AutoCloseable {
+
+  private final MiniCluster cluster;
+
+  EmbeddedFlink(int slots) throws Exception {
+    Configuration conf = new Configuration();
+    conf.set(WebOptions.CHECKPOINTS_HISTORY_SIZE, 100_000);
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+    cluster =
+        new MiniCluster(
+            new MiniClusterConfiguration.Builder()
+                .setConfiguration(conf)
+                .setNumTaskManagers(1)
+                .setNumSlotsPerTaskManager(slots)
+                .build());
+    cluster.start();
+  }
+
+  JobID submit(StreamExecutionEnvironment env) throws Exception {
+    return cluster.submitJob(env.getStreamGraph()).get().getJobID();
+  }
+
+  /** Waits for the job to end and fails with its cause unless it finished. */
+  void awaitSuccess(JobID job, String what) throws Exception {
+    JobResult result = cluster.requestJobResult(job).get();
+    if (!result.isSuccess()) {
+      throw new IllegalStateException(
+          what + " failed",
+          result
+              .getSerializedThrowable()
+              .orElseThrow()
+              .deserializeError(EmbeddedFlink.class.getClassLoader()));
+    }
+  }
+
+  MiniCluster cluster() {
+    return cluster;
+  }
+
+  /** The job's completed checkpoints, oldest first. */
+  List<AbstractCheckpointStats> completedCheckpoints(JobID job) throws Exception {
+    List<AbstractCheckpointStats> completed = new ArrayList<>();
+    for (AbstractCheckpointStats checkpoint :
+        cluster
+            .getArchivedExecutionGraph(job)
+            .get()
+            .getCheckpointStatsSnapshot()
+            .getHistory()
+            .getCheckpoints()) {
+      if (checkpoint.getStatus() == CheckpointStatsStatus.COMPLETED) {
+        completed.add(checkpoint);
+      }
+    }
+    completed.sort((a, b) -> Long.compare(a.getCheckpointId(), b.getCheckpointId()));
+    return completed;
+  }
+
+  @Override
+  public void close() throws Exception {
+    cluster.close();
+  }
+}

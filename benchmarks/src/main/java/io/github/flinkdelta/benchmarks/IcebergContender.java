@@ -1,0 +1,93 @@
+package io.github.flinkdelta.benchmarks;
+
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.table.data.RowData;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.DistributionMode;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.sink.FlinkSink;
+import org.apache.iceberg.hadoop.HadoopCatalog;
+
+/**
+ * Apache Iceberg's Flink sink ({@code FlinkSink}, its writer and single committer) into a table of
+ * a Hadoop catalog on local disk. A commit is visible when the table's new metadata file has its
+ * final name. Iceberg publishes no runtime for Flink 2.2; its Flink 2.1 runtime runs here.
+ */
+final class IcebergContender implements Contender {
+
+  static final String NAME = "iceberg-flink-sink";
+
+  private static final Pattern METADATA_FILE = Pattern.compile("v\\d+\\.metadata\\.json");
+
+  private Table table;
+  private Path location;
+  private int parallelism;
+
+  @Override
+  public void prepare(Path dir, Scenario scenario, RunSettings settings) throws IOException {
+    Configuration conf = hadoopConf();
+    Schema schema = FlinkSchemaUtil.convert(FlinkSchemaUtil.toResolvedSchema(BenchmarkRows.TYPE));
+    PartitionSpec spec =
+        scenario.partitioned()
+            ? PartitionSpec.builderFor(schema).identity(BenchmarkRows.PARTITION_COLUMN).build()
+            : PartitionSpec.unpartitioned();
+    try (HadoopCatalog catalog =
+        new HadoopCatalog(conf, dir.resolve("iceberg-warehouse").toUri().toString())) {
+      catalog.createNamespace(Namespace.of("bench"));
+      table =
+          catalog.createTable(
+              TableIdentifier.of("bench", "events"),
+              schema,
+              spec,
+              Map.of(
+                  "write.format.default", "parquet",
+                  "write.parquet.compression-codec", settings.codec().toLowerCase(),
+                  "write.parquet.row-group-size-bytes", Long.toString(settings.rowGroupBytes()),
+                  "write.parquet.page-size-bytes", Integer.toString(settings.pageBytes())));
+    }
+    location = Path.of(java.net.URI.create(table.location()));
+    parallelism = settings.parallelism();
+  }
+
+  @Override
+  public void attach(DataStream<RowData> rows) {
+    FlinkSink.forRowData(rows)
+        .table(table)
+        .tableLoader(TableLoader.fromHadoopTable(table.location(), hadoopConf()))
+        .distributionMode(DistributionMode.NONE)
+        .writeParallelism(parallelism)
+        .uidPrefix(NAME)
+        .append();
+  }
+
+  /**
+   * The Hadoop configuration this sink's Delta contenders use on local disk: without it, Hadoop's
+   * local file system forks a {@code chmod} process for every file Iceberg creates.
+   */
+  private static Configuration hadoopConf() {
+    return HadoopConfigurations.of(Map.of());
+  }
+
+  @Override
+  public CommitObserver observeCommits() throws IOException {
+    return CommitObserver.files(
+        location.resolve("metadata"),
+        path -> METADATA_FILE.matcher(path.getFileName().toString()).matches());
+  }
+
+  @Override
+  public Path dataRoot() {
+    return location.resolve("data");
+  }
+}

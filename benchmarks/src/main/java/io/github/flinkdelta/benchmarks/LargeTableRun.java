@@ -1,0 +1,142 @@
+package io.github.flinkdelta.benchmarks;
+
+import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import io.github.flinkdelta.core.table.DeltaTable;
+import io.github.flinkdelta.sink.DeltaSink;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.runtime.checkpoint.AbstractCheckpointStats;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * A job on a big table: a table of {@code files} files, each in a partition of its own, or of
+ * {@code versions} versions with a Delta checkpoint every ten; then the time to load its snapshot,
+ * to commit one file to it, for a streaming job to reach its first commit, the job's checkpoint
+ * state, and how long cancelling the job takes while it is starting.
+ *
+ * <p>Arguments: {@code files|versions count work-dir result-file}.
+ */
+public final class LargeTableRun {
+
+  private static final int FILES_PER_COMMIT = 100_000;
+  private static final int JOB_ROWS = 200_000;
+
+  private LargeTableRun() {}
+
+  public static void main(String[] args) throws Exception {
+    String shape = args[0];
+    int count = Integer.parseInt(args[1]);
+    Path dir = Path.of(args[2]);
+    Configuration conf = HadoopConfigurations.of(Map.of());
+    String table = dir.resolve(shape + "-table").toUri().toString();
+    Figures figures = new Figures("large-table-" + shape).put(shape, count);
+
+    long start = System.nanoTime();
+    DataFile template = SyntheticTables.template(table, conf);
+    try (DeltaTable delta = DeltaTable.open(table, conf)) {
+      if (shape.equals("files")) {
+        for (int first = 0, txn = 1; first < count; first += FILES_PER_COMMIT, txn++) {
+          int batch = Math.min(FILES_PER_COMMIT, count - first);
+          delta.commit(SyntheticTables.APP_ID, txn, SyntheticTables.files(template, first, batch));
+        }
+        delta.snapshot().writeCheckpoint(delta.engine());
+      } else {
+        while (delta.snapshot().getVersion() < count) {
+          long version = delta.snapshot().getVersion() + 1;
+          delta.commit(
+              SyntheticTables.APP_ID, version, SyntheticTables.files(template, version, 1));
+          if (version % 10 == 0) {
+            delta.snapshot().writeCheckpoint(delta.engine());
+          }
+        }
+      }
+      figures
+          .put("table_version", delta.snapshot().getVersion())
+          .put("build_seconds", (System.nanoTime() - start) / 1e9);
+    }
+
+    start = System.nanoTime();
+    try (DeltaTable delta = DeltaTable.open(table, conf)) {
+      figures.put("snapshot_load_ms", (System.nanoTime() - start) / 1e6);
+      start = System.nanoTime();
+      delta.transactionVersion("a-new-app");
+      figures.put("transaction_lookup_ms", (System.nanoTime() - start) / 1e6);
+      start = System.nanoTime();
+      delta.commit(
+          "one-more-commit", 1, SyntheticTables.files(template, Integer.MAX_VALUE + 1L, 1));
+      figures.put("commit_one_file_ms", (System.nanoTime() - start) / 1e6);
+    }
+
+    try (EmbeddedFlink flink = new EmbeddedFlink(2)) {
+      firstCommit(flink, table, dir, figures);
+      cancelWhileStarting(flink, table, figures);
+    }
+    figures.write(Path.of(args[3]));
+    System.exit(0);
+  }
+
+  /** A streaming job on the table: submission to first visible commit, and its state. */
+  private static void firstCommit(EmbeddedFlink flink, String table, Path dir, Figures figures)
+      throws Exception {
+    long before;
+    try (DeltaTable delta = DeltaTable.open(table, HadoopConfigurations.of(Map.of()))) {
+      before = delta.snapshot().getVersion();
+    }
+    Path log = Path.of(java.net.URI.create(table)).resolve("_delta_log");
+    try (CommitObserver commits = CommitObserver.files(log, DeltaPathContender::isCommitFile)) {
+      long submitted = System.currentTimeMillis();
+      JobID job = flink.submit(job(table, JOB_ROWS));
+      flink.awaitSuccess(job, "job on the large table");
+      List<Long> seen = commits.times();
+      List<AbstractCheckpointStats> checkpoints = flink.completedCheckpoints(job);
+      figures
+          .put("job_first_commit_ms", seen.isEmpty() ? -1 : seen.get(0) - submitted)
+          .put("job_commits", seen.size())
+          .put(
+              "job_checkpoint_state_bytes_max",
+              checkpoints.stream().mapToLong(AbstractCheckpointStats::getStateSize).max().orElse(0))
+          .put("job_versions_before", before);
+    }
+  }
+
+  /** Cancels a job soon after submission, while its sink opens the table; time to CANCELED. */
+  private static void cancelWhileStarting(EmbeddedFlink flink, String table, Figures figures)
+      throws Exception {
+    JobID job = flink.submit(job(table, Long.MAX_VALUE));
+    while (flink.cluster().getJobStatus(job).get() != JobStatus.RUNNING) {
+      Thread.sleep(5);
+    }
+    long cancelled = System.nanoTime();
+    flink.cluster().cancelJob(job).get();
+    while (!flink.cluster().getJobStatus(job).get().isGloballyTerminalState()) {
+      Thread.sleep(5);
+    }
+    figures.put("cancel_while_starting_ms", (System.nanoTime() - cancelled) / 1e6);
+  }
+
+  private static StreamExecutionEnvironment job(String table, long rows) {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(2);
+    env.enableCheckpointing(1_000);
+    env.fromSource(
+            new DataGeneratorSource<>(
+                BenchmarkRows.generator(), rows, InternalTypeInfo.of(BenchmarkRows.TYPE)),
+            WatermarkStrategy.noWatermarks(),
+            "rows")
+        .sinkTo(
+            DeltaSink.builder()
+                .tablePath(table)
+                .rowType(BenchmarkRows.TYPE)
+                .partitionColumns(BenchmarkRows.PARTITION_COLUMN)
+                .build());
+    return env;
+  }
+}

@@ -1,0 +1,38 @@
+package io.github.flinkdelta.benchmarks;
+
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
+/**
+ * The figures of one contender on one scenario, as written to {@code benchmark-results.json}.
+ *
+ * @param rowsPerSecondPerCore rows per second of CPU time the whole process used (job, observer and
+ *     embedded catalog included)
+ * @param commitLatencyP50Ms from a checkpoint's completion (its last acknowledgement) to the moment
+ *     its commit was visible, over every checkpoint that committed data
+ * @param peakHeapBytes the largest heap in use right after a garbage collection
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record RunResult(
+    String contender,
+    String scenario,
+    long rows,
+    double seconds,
+    double rowsPerSecond,
+    double cpuSeconds,
+    double rowsPerSecondPerCore,
+    long parquetBytes,
+    double parquetMbPerSecond,
+    long files,
+    int commits,
+    double commitLatencyP50Ms,
+    double commitLatencyP99Ms,
+    double commitLatencyMaxMs,
+    long peakHeapBytes,
+    long maxHeapBytes,
+    String codec,
+    int parallelism,
+    long checkpointIntervalMs,
+    long rowGroupBytes,
+    int availableCores,
+    String javaVersion) {}

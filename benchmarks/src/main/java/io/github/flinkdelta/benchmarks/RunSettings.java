@@ -1,0 +1,43 @@
+package io.github.flinkdelta.benchmarks;
+
+import java.util.List;
+
+/**
+ * What every contender of one comparison shares: rows, parallelism, checkpoint interval, Parquet
+ * codec, row-group and page size. Stated next to every figure.
+ */
+public record RunSettings(
+    long rows,
+    int parallelism,
+    long checkpointIntervalMs,
+    String codec,
+    long rowGroupBytes,
+    int pageBytes,
+    String childHeap) {
+
+  public static RunSettings defaults(long rows) {
+    return new RunSettings(rows, 2, 1_000, "SNAPPY", 128L << 20, 1 << 20, "2g");
+  }
+
+  List<String> toArgs() {
+    return List.of(
+        Long.toString(rows),
+        Integer.toString(parallelism),
+        Long.toString(checkpointIntervalMs),
+        codec,
+        Long.toString(rowGroupBytes),
+        Integer.toString(pageBytes),
+        childHeap);
+  }
+
+  static RunSettings fromArgs(String[] args, int from) {
+    return new RunSettings(
+        Long.parseLong(args[from]),
+        Integer.parseInt(args[from + 1]),
+        Long.parseLong(args[from + 2]),
+        args[from + 3],
+        Long.parseLong(args[from + 4]),
+        Integer.parseInt(args[from + 5]),
+        args[from + 6]);
+  }
+}

@@ -1,0 +1,72 @@
+package io.github.flinkdelta.benchmarks;
+
+import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.parquet.FileWriteOptions;
+import io.github.flinkdelta.core.parquet.FileWriteOptions.Compression;
+import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
+import io.github.flinkdelta.core.table.DeltaTable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Large Delta tables made quickly: versions and files committed through the connector's own {@link
+ * DeltaTable} (Kernel transactions), with the statistics of one real data file repeated for files
+ * that exist only in the log. Scans of these tables would fail; loading snapshots and committing to
+ * them, which is what is measured, behave as on real tables.
+ */
+final class SyntheticTables {
+
+  static final String APP_ID = "synthetic-table-builder";
+
+  private SyntheticTables() {}
+
+  /** A data file as the sink writes one, partitioned by country like the benchmark rows. */
+  static DataFile template(String tableUri, Configuration conf) throws IOException {
+    try (DeltaTable table =
+            DeltaTable.open(
+                tableUri,
+                conf,
+                true,
+                BenchmarkRows.TYPE,
+                List.of(BenchmarkRows.PARTITION_COLUMN),
+                Map.of());
+        PartitionedDataWriter writer =
+            new PartitionedDataWriter(
+                table.layoutFor(BenchmarkRows.TYPE, List.of(BenchmarkRows.PARTITION_COLUMN)),
+                conf,
+                tableUri,
+                new FileWriteOptions(
+                    Compression.SNAPPY,
+                    Long.MAX_VALUE,
+                    Long.MAX_VALUE,
+                    128L << 20,
+                    1 << 20,
+                    256L << 20,
+                    FileWriteOptions.DEFAULT_STATS_STRING_PREFIX_LENGTH),
+                "template")) {
+      for (long i = 0; i < 1_000; i += BenchmarkRows.COUNTRIES) {
+        writer.write(BenchmarkRows.row(i));
+      }
+      return writer.flush().get(0);
+    }
+  }
+
+  /** {@code count} files, file {@code k} alone in partition {@code p<first + k>}. */
+  static List<DataFile> files(DataFile template, long first, int count) {
+    List<DataFile> files = new ArrayList<>(count);
+    for (long k = first; k < first + count; k++) {
+      String partition = "p" + k;
+      files.add(
+          new DataFile(
+              BenchmarkRows.PARTITION_COLUMN + "=" + partition + "/part-" + k + ".snappy.parquet",
+              template.sizeBytes(),
+              template.numRecords(),
+              Map.of(BenchmarkRows.PARTITION_COLUMN, partition),
+              template.statsJson()));
+    }
+    return files;
+  }
+}
