@@ -9,14 +9,21 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Writes the rows of one writer subtask into data files: one open file per partition, rolled on
- * size and row count, with the bytes buffered by all open files held to a budget. When the budget
- * is exceeded the largest open file is completed, never dropped.
+ * Writes the rows of one writer subtask into data files: one file per partition, rolled on size and
+ * row count, with the memory of all partitions held to a budget.
+ *
+ * <p>An open Parquet file costs about {@value DataFileWriter#OPEN_FILE_OVERHEAD_BYTES} bytes before
+ * any data, so a partition's first rows are held as copied rows instead, and the partition gets an
+ * open file only once its rows would take that much memory. With many partitions of few rows each
+ * (high-cardinality partition columns), a checkpoint then still writes one file per partition, as
+ * long as the budget holds their rows. When the budget is exceeded, the partition holding the most
+ * memory is completed as a file, never dropped. Rows with array or map columns always go straight
+ * to open files.
  *
  * <p>{@link #flush()} completes every open file and hands back all files finished since the last
  * flush; the sink calls it at every checkpoint.
@@ -32,6 +39,8 @@ public final class PartitionedDataWriter implements AutoCloseable {
   private final RowData.FieldGetter[] partitionGetters;
 
   private final Map<PartitionKey, DataFileWriter> openFiles = new HashMap<>();
+  private final Map<PartitionKey, HeldRows> heldRows = new HashMap<>();
+  private final RowCopier copier;
   private final List<DataFile> completed = new ArrayList<>();
   private DataFileWriter unpartitioned;
   private long bufferedBytes;
@@ -59,15 +68,20 @@ public final class PartitionedDataWriter implements AutoCloseable {
       partitionGetters[i] =
           RowData.createFieldGetter(partitions.get(i).type(), partitions.get(i).position());
     }
+    this.copier = layout.isPartitioned() ? RowCopier.forLayout(layout).orElse(null) : null;
   }
 
-  /** Writes one row into the open file of its partition. */
+  /** Writes one row into its partition's open file, or holds it until the partition has one. */
   public void write(RowData row) throws IOException {
     DataFileWriter file;
     PartitionKey key = null;
     if (layout.isPartitioned()) {
       key = partitionKey(row);
       file = openFiles.get(key);
+      if (file == null && copier != null) {
+        hold(key, row);
+        return;
+      }
       if (file == null) {
         key = key.copy();
         file = open(key);
@@ -79,7 +93,10 @@ public final class PartitionedDataWriter implements AutoCloseable {
       }
       file = unpartitioned;
     }
+    write(key, file, row);
+  }
 
+  private void write(PartitionKey key, DataFileWriter file, RowData row) throws IOException {
     file.write(row);
     long dataSize = file.dataSize();
     long buffered = file.bufferedBytes(dataSize);
@@ -89,8 +106,53 @@ public final class PartitionedDataWriter implements AutoCloseable {
         || file.numRecords() >= options.maxRowsPerFile()) {
       complete(key, file);
     }
-    while (bufferedBytes > options.bufferBudgetBytes() && openFileCount() > 0) {
-      completeLargest();
+    enforceBudget();
+  }
+
+  /**
+   * Holds a copy of the row; a partition whose held rows reach the cost of an open file gets one,
+   * with its held rows written first.
+   */
+  private void hold(PartitionKey key, RowData row) throws IOException {
+    HeldRows held = heldRows.get(key);
+    if (held == null) {
+      key = key.copy();
+      held = new HeldRows(key);
+      heldRows.put(key, held);
+    }
+    RowData copy = copier.copy(row);
+    long size = copier.sizeOf(copy);
+    held.rows.add(copy);
+    held.bytes += size;
+    bufferedBytes += size;
+    if (held.bytes >= DataFileWriter.OPEN_FILE_OVERHEAD_BYTES
+        || held.rows.size() >= options.maxRowsPerFile()) {
+      DataFileWriter file = release(held);
+      if (file.numRecords() < options.maxRowsPerFile()) {
+        openFiles.put(held.key, file);
+        file.accountedBytes = file.bufferedBytes(file.dataSize());
+        bufferedBytes += file.accountedBytes;
+      } else {
+        completed.add(file.finish());
+      }
+    }
+    enforceBudget();
+  }
+
+  /** Writes a partition's held rows into a new file and forgets them. */
+  private DataFileWriter release(HeldRows held) throws IOException {
+    heldRows.remove(held.key);
+    bufferedBytes -= held.bytes;
+    DataFileWriter file = open(held.key);
+    for (RowData heldRow : held.rows) {
+      file.write(heldRow);
+    }
+    return file;
+  }
+
+  private void enforceBudget() throws IOException {
+    if (bufferedBytes > options.bufferBudgetBytes()) {
+      shrink();
     }
   }
 
@@ -102,6 +164,9 @@ public final class PartitionedDataWriter implements AutoCloseable {
     for (Map.Entry<PartitionKey, DataFileWriter> entry : List.copyOf(openFiles.entrySet())) {
       complete(entry.getKey(), entry.getValue());
     }
+    for (HeldRows held : List.copyOf(heldRows.values())) {
+      completed.add(release(held).finish());
+    }
     List<DataFile> files = List.copyOf(completed);
     completed.clear();
     return files;
@@ -112,8 +177,8 @@ public final class PartitionedDataWriter implements AutoCloseable {
   }
 
   /**
-   * The memory the open files hold by the budget's measure: their encoded, unflushed bytes plus a
-   * fixed overhead per open file.
+   * The memory held by the budget's measure: the open files' encoded, unflushed bytes plus a fixed
+   * overhead per open file, and the estimated size of held rows.
    */
   public long bufferedBytes() {
     return bufferedBytes;
@@ -128,6 +193,7 @@ public final class PartitionedDataWriter implements AutoCloseable {
     }
     openFiles.values().forEach(DataFileWriter::close);
     openFiles.clear();
+    heldRows.clear();
     bufferedBytes = 0;
   }
 
@@ -157,23 +223,31 @@ public final class PartitionedDataWriter implements AutoCloseable {
     completed.add(file.finish());
   }
 
-  private void completeLargest() throws IOException {
+  /**
+   * Completes the partitions that hold the most memory, largest first, until the held memory is
+   * below nine tenths of the budget, so that a full budget is not paid for with one scan per row.
+   */
+  private void shrink() throws IOException {
     if (unpartitioned != null) {
       complete(null, unpartitioned);
       return;
     }
-    PartitionKey largestKey = null;
-    DataFileWriter largest = null;
-    long largestBytes = -1;
-    for (Map.Entry<PartitionKey, DataFileWriter> entry : openFiles.entrySet()) {
-      long bytes = entry.getValue().accountedBytes;
-      if (bytes > largestBytes) {
-        largestBytes = bytes;
-        largestKey = entry.getKey();
-        largest = entry.getValue();
+    record Holder(long bytes, PartitionKey key, DataFileWriter file, HeldRows held) {}
+    List<Holder> holders = new ArrayList<>(openFiles.size() + heldRows.size());
+    openFiles.forEach((key, file) -> holders.add(new Holder(file.accountedBytes, key, file, null)));
+    heldRows.values().forEach(held -> holders.add(new Holder(held.bytes, held.key, null, held)));
+    holders.sort((a, b) -> Long.compare(b.bytes(), a.bytes()));
+    long target = options.bufferBudgetBytes() / 10 * 9;
+    for (Holder holder : holders) {
+      if (bufferedBytes <= target) {
+        return;
+      }
+      if (holder.file() != null) {
+        complete(holder.key(), holder.file());
+      } else {
+        completed.add(release(holder.held()).finish());
       }
     }
-    complete(largestKey, largest);
   }
 
   private PartitionKey partitionKey(RowData row) {
@@ -182,6 +256,17 @@ public final class PartitionedDataWriter implements AutoCloseable {
       values[i] = partitionGetters[i].getFieldOrNull(row);
     }
     return new PartitionKey(values);
+  }
+
+  /** Copies of a partition's first rows, and their estimated size. */
+  private static final class HeldRows {
+    private final PartitionKey key;
+    private final List<RowData> rows = new ArrayList<>();
+    private long bytes;
+
+    private HeldRows(PartitionKey key) {
+      this.key = key;
+    }
   }
 
   /**
@@ -194,8 +279,9 @@ public final class PartitionedDataWriter implements AutoCloseable {
       Object[] copies = new Object[values.length];
       for (int i = 0; i < values.length; i++) {
         Object value = values[i];
-        if (value instanceof StringData string) {
-          copies[i] = StringData.fromBytes(string.toBytes());
+        if (value instanceof BinaryStringData string) {
+          // toBytes() may hand out the string's own array; copy() never does.
+          copies[i] = string.copy();
         } else if (value instanceof DecimalData decimal) {
           copies[i] = decimal.copy();
         } else if (value instanceof byte[] bytes) {

@@ -71,4 +71,71 @@ class BufferBudgetTest {
     assertThat(files.size()).isGreaterThan(partitions);
     assertThat(files.stream().mapToLong(DataFile::numRecords).sum()).isEqualTo(rows);
   }
+
+  @Test
+  void partitionsOfFewRowsAreHeldAsCopiedRowsAndGetOneFileEach() throws Exception {
+    String path = dir.resolve("few-rows").toUri().toString();
+    var conf = HadoopConfigurations.of(Map.of());
+    DeltaTable table = DeltaTable.open(path, conf, true, TYPE, List.of("bucket"), Map.of());
+    int partitions = 5_000;
+    long rows = 3L * partitions;
+    // One row object and one payload array for every row, as Flink may reuse them.
+    GenericRowData reused = new GenericRowData(3);
+    byte[] payload = new byte[16];
+    reused.setField(2, StringData.fromBytes(payload));
+    List<List<Object>> expected = new java.util.ArrayList<>();
+    int maxOpenFiles = 0;
+    List<DataFile> files;
+    try (PartitionedDataWriter writer =
+        new PartitionedDataWriter(
+            table.layoutFor(TYPE, List.of("bucket")),
+            conf,
+            path,
+            DeltaSinkOptions.fileWriteOptions(new org.apache.flink.configuration.Configuration()),
+            "held")) {
+      for (long i = 0; i < rows; i++) {
+        String text = String.format("%016d", i);
+        System.arraycopy(
+            text.getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, payload, 0, 16);
+        reused.setField(0, i);
+        reused.setField(1, (int) (i % partitions));
+        writer.write(reused);
+        expected.add(List.of(i, (int) (i % partitions), text));
+        maxOpenFiles = Math.max(maxOpenFiles, writer.openFileCount());
+      }
+      assertThat(writer.bufferedBytes()).isPositive();
+      files = writer.flush();
+      assertThat(writer.bufferedBytes()).isZero();
+    }
+
+    // Three rows per partition never justify an open file; the flush writes one file each.
+    assertThat(maxOpenFiles).isZero();
+    assertThat(files).hasSize(partitions);
+    table.commit("held-rows-test", 1, files);
+    assertThat(io.github.flinkdelta.core.testing.DeltaTableReader.readAll(path))
+        .containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  @Test
+  void aPartitionWhoseHeldRowsOutgrowAnOpenFileGetsOne() throws Exception {
+    String path = dir.resolve("outgrow").toUri().toString();
+    var conf = HadoopConfigurations.of(Map.of());
+    DeltaTable table = DeltaTable.open(path, conf, true, TYPE, List.of("bucket"), Map.of());
+    List<DataFile> files;
+    try (PartitionedDataWriter writer =
+        new PartitionedDataWriter(
+            table.layoutFor(TYPE, List.of("bucket")),
+            conf,
+            path,
+            DeltaSinkOptions.fileWriteOptions(new org.apache.flink.configuration.Configuration()),
+            "grow")) {
+      for (long i = 0; i < 2_000; i++) {
+        writer.write(GenericRowData.of(i, 7, StringData.fromString("x".repeat(100))));
+      }
+      assertThat(writer.openFileCount()).isEqualTo(1);
+      files = writer.flush();
+    }
+    assertThat(files).hasSize(1);
+    assertThat(files.get(0).numRecords()).isEqualTo(2_000);
+  }
 }
