@@ -37,7 +37,8 @@ public final class ContenderRun {
   static RunResult run(String name, Scenario scenario, Path dir, RunSettings settings)
       throws Exception {
     try (Contender contender = Contender.named(name);
-        EmbeddedFlink flink = new EmbeddedFlink(settings.parallelism())) {
+        EmbeddedFlink flink =
+            new EmbeddedFlink(settings.parallelism(), dir.resolve("checkpoints"))) {
       contender.prepare(dir, scenario, settings);
       StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
       env.setParallelism(settings.parallelism());

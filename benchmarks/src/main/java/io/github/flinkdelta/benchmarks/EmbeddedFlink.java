@@ -1,8 +1,10 @@
 package io.github.flinkdelta.benchmarks;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.WebOptions;
@@ -13,13 +15,18 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-/** An embedded Flink cluster of one TaskManager that keeps the checkpoint history of its jobs. */
+/**
+ * An embedded Flink cluster of one TaskManager that keeps the checkpoint history of its jobs and
+ * stores checkpoints on local disk, as production jobs store them on a file system.
+ */
 final class EmbeddedFlink implements AutoCloseable {
 
   private final MiniCluster cluster;
 
-  EmbeddedFlink(int slots) throws Exception {
+  EmbeddedFlink(int slots, Path checkpoints) throws Exception {
     Configuration conf = new Configuration();
+    conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+    conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
     conf.set(WebOptions.CHECKPOINTS_HISTORY_SIZE, 100_000);
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
     cluster =

@@ -75,7 +75,7 @@ public final class LargeTableRun {
       figures.put("commit_one_file_ms", (System.nanoTime() - start) / 1e6);
     }
 
-    try (EmbeddedFlink flink = new EmbeddedFlink(2)) {
+    try (EmbeddedFlink flink = new EmbeddedFlink(2, dir.resolve("checkpoints"))) {
       firstCommit(flink, table, dir, figures);
       cancelWhileStarting(flink, table, figures);
     }

@@ -56,7 +56,7 @@ public final class ManyPartitionsRun {
                 .build());
 
     Figures figures = new Figures("many-partitions");
-    try (EmbeddedFlink flink = new EmbeddedFlink(1);
+    try (EmbeddedFlink flink = new EmbeddedFlink(1, dir.resolve("checkpoints"));
         HeapMonitor heap = new HeapMonitor()) {
       long start = System.nanoTime();
       JobID job = flink.submit(env);

@@ -44,7 +44,7 @@ public final class SoakRun {
 
     try (UnityCatalogServer catalog =
             UnityCatalogServer.builder().storageRoot(storage).build().start();
-        EmbeddedFlink flink = new EmbeddedFlink(2)) {
+        EmbeddedFlink flink = new EmbeddedFlink(2, dir.resolve("checkpoints"))) {
       StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
       env.setParallelism(2);
       env.enableCheckpointing(1_000);

@@ -11,7 +11,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 public final class DeltaCommittableSerializer
     implements SimpleVersionedSerializer<DeltaCommittable> {
 
-  static final int VERSION = 1;
+  /** Version 1 stored files as they are; version 2 deflates them. Both are read. */
+  static final int VERSION = 2;
 
   @Override
   public int getVersion() {
@@ -23,18 +24,23 @@ public final class DeltaCommittableSerializer
     DataOutputSerializer out = new DataOutputSerializer(256);
     DataFileSerialization.writeString(committable.appId(), out);
     out.writeLong(committable.checkpointId());
-    DataFileSerialization.writeFiles(committable.files(), out);
+    DataFileSerialization.writeFilesDeflated(committable.files(), out);
     return out.getCopyOfBuffer();
   }
 
   @Override
   public DeltaCommittable deserialize(int version, byte[] serialized) throws IOException {
-    if (version != VERSION) {
+    if (version < 1 || version > VERSION) {
       throw DataFileSerialization.unknownVersion("Delta committable", version, VERSION);
     }
     DataInputDeserializer in = new DataInputDeserializer(serialized);
     String appId = DataFileSerialization.readString(in);
     long checkpointId = in.readLong();
-    return new DeltaCommittable(appId, checkpointId, DataFileSerialization.readFiles(in));
+    return new DeltaCommittable(
+        appId,
+        checkpointId,
+        version == 1
+            ? DataFileSerialization.readFiles(in)
+            : DataFileSerialization.readFilesDeflated(in));
   }
 }

@@ -11,7 +11,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 public final class DeltaWriteResultSerializer
     implements SimpleVersionedSerializer<DeltaWriteResult> {
 
-  static final int VERSION = 1;
+  /** Version 1 stored files as they are; version 2 deflates them. Both are read. */
+  static final int VERSION = 2;
 
   @Override
   public int getVersion() {
@@ -21,16 +22,19 @@ public final class DeltaWriteResultSerializer
   @Override
   public byte[] serialize(DeltaWriteResult result) throws IOException {
     DataOutputSerializer out = new DataOutputSerializer(256);
-    DataFileSerialization.writeFiles(result.files(), out);
+    DataFileSerialization.writeFilesDeflated(result.files(), out);
     return out.getCopyOfBuffer();
   }
 
   @Override
   public DeltaWriteResult deserialize(int version, byte[] serialized) throws IOException {
-    if (version != VERSION) {
+    if (version < 1 || version > VERSION) {
       throw DataFileSerialization.unknownVersion("Delta write result", version, VERSION);
     }
+    DataInputDeserializer in = new DataInputDeserializer(serialized);
     return new DeltaWriteResult(
-        DataFileSerialization.readFiles(new DataInputDeserializer(serialized)));
+        version == 1
+            ? DataFileSerialization.readFiles(in)
+            : DataFileSerialization.readFilesDeflated(in));
   }
 }

@@ -56,6 +56,49 @@ class StateSerializersTest {
   }
 
   @Test
+  void version2GoldenBytesStillDecode() throws IOException {
+    assertThat(new DeltaCommittableSerializer().deserialize(2, golden("delta-committable-v2.bin")))
+        .isEqualTo(COMMITTABLE);
+    assertThat(new DeltaWriteResultSerializer().deserialize(2, golden("delta-write-result-v2.bin")))
+        .isEqualTo(new DeltaWriteResult(COMMITTABLE.files()));
+  }
+
+  @Test
+  void manyFilesWithSimilarStatisticsTakeFewBytesEach() throws IOException {
+    List<DataFile> files = new java.util.ArrayList<>();
+    for (int i = 0; i < 10_000; i++) {
+      files.add(
+          new DataFile(
+              "country=p" + i + "/part-00000-9c1d7e0a-" + i + ".snappy.parquet",
+              41_000 + i,
+              100,
+              partition("country", "p" + i),
+              "{\"numRecords\":100,\"minValues\":{\"event_id\":"
+                  + i * 100
+                  + ",\"url\":\"https://shop.example.com/catalog/item/1\"},\"maxValues\":{\"event_id\":"
+                  + (i * 100 + 99)
+                  + ",\"url\":\"https://shop.example.com/catalog/item/9\"},\"nullCount\":{\"event_id\":0,\"url\":0}}"));
+    }
+    DeltaCommittable committable = new DeltaCommittable("app", 7, files);
+    DeltaCommittableSerializer serializer = new DeltaCommittableSerializer();
+
+    byte[] bytes = serializer.serialize(committable);
+
+    assertThat(serializer.deserialize(serializer.getVersion(), bytes)).isEqualTo(committable);
+    assertThat(bytes.length / files.size()).isLessThan(80);
+  }
+
+  @Test
+  void corruptDeflatedStateFailsClearly() throws IOException {
+    byte[] bytes =
+        new DeltaWriteResultSerializer().serialize(new DeltaWriteResult(COMMITTABLE.files()));
+    bytes[bytes.length - 20] ^= 0x5A;
+    assertThatThrownBy(() -> new DeltaWriteResultSerializer().deserialize(2, bytes))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("Corrupt sink state");
+  }
+
+  @Test
   void unknownVersionIsRefusedWithWhatToDo() {
     assertThatThrownBy(() -> new DeltaCommittableSerializer().deserialize(7, new byte[0]))
         .isInstanceOf(IOException.class)
