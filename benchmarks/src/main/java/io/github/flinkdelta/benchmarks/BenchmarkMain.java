@@ -57,8 +57,8 @@ public final class BenchmarkMain {
       measurements.add(report(CommitterStateSize.measure(work)));
     }
     if (options.runs("partitions")) {
-      measurements.add(report(child(ManyPartitionsRun.class, "512m", work, "100000", "4")));
-      measurements.add(report(child(ManyPartitionsRun.class, "512m", work, "2000", "50")));
+      measurements.add(report(child(ManyPartitionsRun.class, "512m", work, "100000", "4", "96mb")));
+      measurements.add(report(child(ManyPartitionsRun.class, "512m", work, "2000", "50", "96mb")));
     }
     if (options.runs("large")) {
       measurements.add(report(child(LargeTableRun.class, "4g", work, "files", "1000000")));

@@ -1,7 +1,11 @@
 package io.github.flinkdelta.benchmarks;
 
 import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.parquet.FileWriteOptions;
+import io.github.flinkdelta.core.parquet.FileWriteOptions.Compression;
+import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.sink.DeltaCommittable;
 import io.github.flinkdelta.sink.DeltaCommittableSerializer;
 import io.github.flinkdelta.sink.DeltaWriteResult;
@@ -9,34 +13,72 @@ import io.github.flinkdelta.sink.DeltaWriteResultSerializer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.hadoop.conf.Configuration;
 
 /**
  * Bytes per data file in the state Flink checkpoints for the sink: a committable (what the
- * committer keeps until its checkpoint is committed) and a writer result (writer to committer),
- * each holding files with the statistics of a real file of benchmark rows. Row data never enters
- * this state; only file paths, sizes, partition values and statistics do.
+ * committer keeps until its checkpoint is committed) and a writer result (writer to committer). The
+ * files are real: {@value #FILES} partitions of benchmark rows written by the sink's writer, each
+ * file with its own statistics. Row data never enters this state; only file paths, sizes, partition
+ * values and statistics do.
  */
 final class CommitterStateSize {
+
+  private static final int FILES = 2_000;
+  private static final int ROWS_PER_FILE = 50;
+  private static final int COUNTRY =
+      BenchmarkRows.TYPE.getFieldIndex(BenchmarkRows.PARTITION_COLUMN);
 
   private CommitterStateSize() {}
 
   static Figures measure(Path dir) throws Exception {
-    DataFile template =
-        SyntheticTables.template(
-            dir.resolve("state-size-table").toUri().toString(), HadoopConfigurations.of(Map.of()));
+    List<DataFile> files = write(dir.resolve("state-size-table").toUri().toString());
     Figures figures =
         new Figures("committer-state-size")
-            .put("stats_json_bytes_per_file", template.statsJson().length());
-    for (int count : new int[] {1, 1_000, 100_000}) {
-      List<DataFile> files = SyntheticTables.files(template, 0, count);
+            .put("files", files.size())
+            .put(
+                "stats_json_bytes_per_file",
+                files.stream().mapToInt(file -> file.statsJson().length()).average().orElse(0));
+    for (int count : new int[] {1, files.size()}) {
+      List<DataFile> some = files.subList(0, count);
       byte[] committable =
           new DeltaCommittableSerializer()
-              .serialize(new DeltaCommittable("an-application-id", 42, files));
-      byte[] writeResult = new DeltaWriteResultSerializer().serialize(new DeltaWriteResult(files));
+              .serialize(new DeltaCommittable("an-application-id", 42, some));
+      byte[] writeResult = new DeltaWriteResultSerializer().serialize(new DeltaWriteResult(some));
       figures
           .put("committable_bytes_per_file_" + count, committable.length / (double) count)
           .put("write_result_bytes_per_file_" + count, writeResult.length / (double) count);
     }
     return figures;
+  }
+
+  private static List<DataFile> write(String table) throws Exception {
+    Configuration conf = HadoopConfigurations.of(Map.of());
+    List<String> partitions = List.of(BenchmarkRows.PARTITION_COLUMN);
+    try (DeltaTable delta =
+            DeltaTable.open(table, conf, true, BenchmarkRows.TYPE, partitions, Map.of());
+        PartitionedDataWriter writer =
+            new PartitionedDataWriter(
+                delta.layoutFor(BenchmarkRows.TYPE, partitions),
+                conf,
+                table,
+                new FileWriteOptions(
+                    Compression.SNAPPY,
+                    128L << 20,
+                    Long.MAX_VALUE,
+                    128L << 20,
+                    1 << 20,
+                    256L << 20,
+                    FileWriteOptions.DEFAULT_STATS_STRING_PREFIX_LENGTH),
+                "state-size")) {
+      for (long i = 0; i < (long) FILES * ROWS_PER_FILE; i++) {
+        GenericRowData row = (GenericRowData) BenchmarkRows.row(i);
+        row.setField(COUNTRY, StringData.fromString("p" + i / ROWS_PER_FILE));
+        writer.write(row);
+      }
+      return writer.flush();
+    }
   }
 }

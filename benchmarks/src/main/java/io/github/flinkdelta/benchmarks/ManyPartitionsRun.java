@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -37,7 +38,8 @@ public final class ManyPartitionsRun {
   public static void main(String[] args) throws Exception {
     int partitions = Integer.parseInt(args[0]);
     int passes = Integer.parseInt(args[1]);
-    Path dir = Path.of(args[2]);
+    MemorySize budget = MemorySize.parse(args[2]);
+    Path dir = Path.of(args[3]);
     long rows = (long) partitions * passes;
     Path table = dir.resolve("many-partitions");
 
@@ -53,6 +55,7 @@ public final class ManyPartitionsRun {
                 .tablePath(table.toUri().toString())
                 .rowType(BenchmarkRows.TYPE)
                 .partitionColumns(BenchmarkRows.PARTITION_COLUMN)
+                .option(DeltaSinkOptions.BUFFER_BUDGET, budget)
                 .build());
 
     Figures figures = new Figures("many-partitions");
@@ -75,14 +78,14 @@ public final class ManyPartitionsRun {
           .put(
               "max_files_per_partition",
               filesPerPartition.values().stream().mapToInt(Integer::intValue).max().orElse(0))
-          .put("buffer_budget_bytes", DeltaSinkOptions.BUFFER_BUDGET.defaultValue().getBytes())
+          .put("buffer_budget_bytes", budget.getBytes())
           .put("peak_heap_after_gc_bytes", heap.peakAfterGc())
           .put("max_heap_bytes", Runtime.getRuntime().maxMemory());
       if (output.rows() != rows || filesPerPartition.size() != partitions) {
         throw new IllegalStateException("Rows or partitions lost:\n" + figures);
       }
     }
-    figures.write(Path.of(args[3]));
+    figures.write(Path.of(args[4]));
     System.exit(0);
   }
 

@@ -65,7 +65,8 @@ class BenchmarkCommandITCase {
   void measurementsRunOnSmallTables() throws Exception {
     Path work = Files.createDirectories(out.resolve("work"));
 
-    Figures partitions = BenchmarkMain.child(ManyPartitionsRun.class, "512m", work, "3000", "3");
+    Figures partitions =
+        BenchmarkMain.child(ManyPartitionsRun.class, "512m", work, "3000", "3", "96mb");
     assertThat(partitions.values())
         .containsEntry("rows_landed", 9_000)
         .containsEntry("partitions_written", 3_000);
@@ -81,7 +82,7 @@ class BenchmarkCommandITCase {
         .isLessThan(400);
 
     Figures state = CommitterStateSize.measure(work);
-    assertThat(((Number) state.values().get("committable_bytes_per_file_1000")).doubleValue())
-        .isBetween(100.0, 4_000.0);
+    assertThat(((Number) state.values().get("committable_bytes_per_file_2000")).doubleValue())
+        .isBetween(20.0, 2_000.0);
   }
 }

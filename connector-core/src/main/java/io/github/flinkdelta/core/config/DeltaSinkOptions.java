@@ -50,9 +50,10 @@ public final class DeltaSinkOptions {
           .memoryType()
           .defaultValue(MemorySize.ofMebiBytes(256))
           .withDescription(
-              "Memory that the open data files of one writer subtask may hold together: their"
-                  + " encoded, unflushed bytes plus about 64 KB per open file. Past it, the"
-                  + " largest open file is closed and completed (never dropped), so many"
+              "Memory that one writer subtask may hold for its partitions: the encoded,"
+                  + " unflushed bytes of open data files plus about 64 KB per open file, and the"
+                  + " rows held for partitions too small yet for an open file. Past it, the"
+                  + " partitions holding the most are completed as files (never dropped), so many"
                   + " partitions cost smaller files rather than memory.");
 
   public static final ConfigOption<Compression> COMPRESSION =

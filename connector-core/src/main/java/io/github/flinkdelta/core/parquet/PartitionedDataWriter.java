@@ -18,12 +18,12 @@ import org.apache.hadoop.fs.Path;
  * row count, with the memory of all partitions held to a budget.
  *
  * <p>An open Parquet file costs about {@value DataFileWriter#OPEN_FILE_OVERHEAD_BYTES} bytes before
- * any data, so a partition's first rows are held as copied rows instead, and the partition gets an
- * open file only once its rows would take that much memory. With many partitions of few rows each
- * (high-cardinality partition columns), a checkpoint then still writes one file per partition, as
- * long as the budget holds their rows. When the budget is exceeded, the partition holding the most
- * memory is completed as a file, never dropped. Rows with array or map columns always go straight
- * to open files.
+ * any data, so a partition's first rows are held encoded in byte arrays instead, and the partition
+ * gets an open file only once its rows would take that much memory. With many partitions of few
+ * rows each (high-cardinality partition columns), a checkpoint then still writes one file per
+ * partition, as long as the budget holds their rows. When the budget is exceeded, the partition
+ * holding the most memory is completed as a file, never dropped. Rows with array or map columns
+ * always go straight to open files.
  *
  * <p>{@link #flush()} completes every open file and hands back all files finished since the last
  * flush; the sink calls it at every checkpoint.
@@ -37,6 +37,12 @@ public final class PartitionedDataWriter implements AutoCloseable {
   private final String filePrefix;
   private final String fileSuffix;
   private final RowData.FieldGetter[] partitionGetters;
+
+  /** The heap of a held row beyond its encoded bytes: array header and list slot. */
+  private static final long HELD_ROW_OVERHEAD_BYTES = 24;
+
+  /** The heap of a partition with held rows: its key, map entry and row list. */
+  private static final long HELD_PARTITION_OVERHEAD_BYTES = 512;
 
   private final Map<PartitionKey, DataFileWriter> openFiles = new HashMap<>();
   private final Map<PartitionKey, HeldRows> heldRows = new HashMap<>();
@@ -119,10 +125,12 @@ public final class PartitionedDataWriter implements AutoCloseable {
       key = key.copy();
       held = new HeldRows(key);
       heldRows.put(key, held);
+      held.bytes = HELD_PARTITION_OVERHEAD_BYTES;
+      bufferedBytes += HELD_PARTITION_OVERHEAD_BYTES;
     }
-    RowData copy = copier.copy(row);
-    long size = copier.sizeOf(copy);
-    held.rows.add(copy);
+    byte[] encoded = copier.encode(row);
+    long size = encoded.length + HELD_ROW_OVERHEAD_BYTES;
+    held.rows.add(encoded);
     held.bytes += size;
     bufferedBytes += size;
     if (held.bytes >= DataFileWriter.OPEN_FILE_OVERHEAD_BYTES
@@ -144,8 +152,8 @@ public final class PartitionedDataWriter implements AutoCloseable {
     heldRows.remove(held.key);
     bufferedBytes -= held.bytes;
     DataFileWriter file = open(held.key);
-    for (RowData heldRow : held.rows) {
-      file.write(heldRow);
+    for (byte[] heldRow : held.rows) {
+      file.write(copier.decode(heldRow));
     }
     return file;
   }
@@ -258,10 +266,10 @@ public final class PartitionedDataWriter implements AutoCloseable {
     return new PartitionKey(values);
   }
 
-  /** Copies of a partition's first rows, and their estimated size. */
+  /** A partition's first rows, encoded, and the heap they take. */
   private static final class HeldRows {
     private final PartitionKey key;
-    private final List<RowData> rows = new ArrayList<>();
+    private final List<byte[]> rows = new ArrayList<>();
     private long bytes;
 
     private HeldRows(PartitionKey key) {

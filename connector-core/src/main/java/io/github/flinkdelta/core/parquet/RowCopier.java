@@ -1,44 +1,47 @@
 package io.github.flinkdelta.core.parquet;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.binary.BinaryStringData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * Copies the fields a writer reads from an incoming row into a row of its own, which outlives
- * Flink's reuse of the memory behind the incoming one, and estimates the copy's heap size. Only
- * rows of scalar and nested-row columns are copied; rows with arrays or maps have no copier.
+ * Encodes the fields a writer reads from an incoming row into a compact byte array, which outlives
+ * Flink's reuse of the memory behind the row and takes little more heap than the row's values, and
+ * decodes it back into a row. Rows of scalar and nested-row columns are encoded; rows with arrays
+ * or maps have no encoder.
  */
 final class RowCopier {
-
-  /** Object header, field array and boxing of one copied row, roughly. */
-  private static final long ROW_OVERHEAD_BYTES = 48;
-
-  private static final long FIELD_BYTES = 24;
 
   private final int arity;
   private final int[] positions;
   private final RowData.FieldGetter[] getters;
-  private final FieldCopy[] copies;
+  private final FieldCodec[] codecs;
+  private final DataOutputSerializer buffer = new DataOutputSerializer(256);
+  private final DataInputDeserializer reader = new DataInputDeserializer();
 
-  private RowCopier(int arity, int[] positions, LogicalType[] types) {
+  private RowCopier(int arity, int[] positions, List<LogicalType> types, List<FieldCodec> codecs) {
     this.arity = arity;
     this.positions = positions;
     this.getters = new RowData.FieldGetter[positions.length];
-    this.copies = new FieldCopy[positions.length];
+    this.codecs = codecs.toArray(FieldCodec[]::new);
     for (int i = 0; i < positions.length; i++) {
-      getters[i] = RowData.createFieldGetter(types[i], positions[i]);
-      copies[i] = fieldCopy(types[i]).orElseThrow();
+      getters[i] = RowData.createFieldGetter(types.get(i), positions[i]);
     }
   }
 
-  /** A copier of the fields a file layout reads, if every one of them can be copied. */
+  /** An encoder of the fields a file layout reads, if every one of them can be encoded. */
   static Optional<RowCopier> forLayout(FileLayout layout) {
     List<Integer> positions = new ArrayList<>();
     List<LogicalType> types = new ArrayList<>();
@@ -51,90 +54,160 @@ final class RowCopier {
       positions.add(column.position());
       types.add(column.type());
     }
+    int arity = positions.stream().mapToInt(Integer::intValue).max().orElse(-1) + 1;
+    return of(arity, positions.stream().mapToInt(Integer::intValue).toArray(), types);
+  }
+
+  private static Optional<RowCopier> of(int arity, int[] positions, List<LogicalType> types) {
+    List<FieldCodec> codecs = new ArrayList<>();
     for (LogicalType type : types) {
-      if (fieldCopy(type).isEmpty()) {
+      Optional<FieldCodec> codec = codec(type);
+      if (codec.isEmpty()) {
         return Optional.empty();
       }
+      codecs.add(codec.get());
     }
-    int arity = positions.stream().mapToInt(Integer::intValue).max().orElse(-1) + 1;
-    return Optional.of(
-        new RowCopier(
-            arity,
-            positions.stream().mapToInt(Integer::intValue).toArray(),
-            types.toArray(LogicalType[]::new)));
+    return Optional.of(new RowCopier(arity, positions, types, codecs));
   }
 
-  /** A copy of {@code row}'s read fields; other positions of the copy are null. */
-  RowData copy(RowData row) {
-    GenericRowData copy = new GenericRowData(row.getRowKind(), arity);
-    for (int i = 0; i < positions.length; i++) {
-      copy.setField(positions[i], copies[i].copy(getters[i].getFieldOrNull(row)));
+  /** The row's read fields, encoded. */
+  byte[] encode(RowData row) {
+    buffer.clear();
+    try {
+      write(row, buffer);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    return copy;
+    return buffer.getCopyOfBuffer();
   }
 
-  /** The heap a copy of {@code row} takes, estimated from its variable-length fields. */
-  long sizeOf(RowData copy) {
-    long size = ROW_OVERHEAD_BYTES + FIELD_BYTES * positions.length;
+  /** A row holding the encoded fields at their positions; other positions are null. */
+  RowData decode(byte[] encoded) {
+    reader.setBuffer(encoded);
+    try {
+      return read(reader);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private void write(RowData row, DataOutputSerializer out) throws IOException {
+    out.writeByte(row.getRowKind().toByteValue());
     for (int i = 0; i < positions.length; i++) {
-      Object value = getters[i].getFieldOrNull(copy);
-      if (value instanceof BinaryStringData string) {
-        size += string.getSizeInBytes();
-      } else if (value instanceof byte[] bytes) {
-        size += bytes.length;
-      } else if (value instanceof RowData nested) {
-        size += ROW_OVERHEAD_BYTES + FIELD_BYTES * nested.getArity();
+      Object value = getters[i].getFieldOrNull(row);
+      out.writeBoolean(value != null);
+      if (value != null) {
+        codecs[i].write(value, out);
       }
     }
-    return size;
   }
 
-  private interface FieldCopy {
-    Object copy(Object value);
+  private RowData read(DataInputDeserializer in) throws IOException {
+    GenericRowData row =
+        new GenericRowData(org.apache.flink.types.RowKind.fromByteValue(in.readByte()), arity);
+    for (int i = 0; i < positions.length; i++) {
+      if (in.readBoolean()) {
+        row.setField(positions[i], codecs[i].read(in));
+      }
+    }
+    return row;
   }
 
-  private static Optional<FieldCopy> fieldCopy(LogicalType type) {
+  private interface FieldCodec {
+    void write(Object value, DataOutputSerializer out) throws IOException;
+
+    Object read(DataInputDeserializer in) throws IOException;
+  }
+
+  private static Optional<FieldCodec> codec(LogicalType type) {
     switch (type.getTypeRoot()) {
       case CHAR:
       case VARCHAR:
-        // toBytes() may hand out the string's own array; copy() never does.
-        return Optional.of(v -> v == null ? null : ((BinaryStringData) v).copy());
+        return Optional.of(
+            codec(
+                (v, out) -> bytes(((StringData) v).toBytes(), out),
+                in -> StringData.fromBytes(bytes(in))));
       case BINARY:
       case VARBINARY:
-        return Optional.of(v -> v == null ? null : ((byte[]) v).clone());
-      case DECIMAL:
-        return Optional.of(v -> v == null ? null : ((DecimalData) v).copy());
-      case ROW:
-        return nestedRow((RowType) type);
+        return Optional.of(codec((v, out) -> bytes((byte[]) v, out), RowCopier::bytes));
       case BOOLEAN:
+        return Optional.of(
+            codec((v, out) -> out.writeBoolean((Boolean) v), in -> in.readBoolean()));
       case TINYINT:
+        return Optional.of(codec((v, out) -> out.writeByte((Byte) v), in -> in.readByte()));
       case SMALLINT:
+        return Optional.of(codec((v, out) -> out.writeShort((Short) v), in -> in.readShort()));
       case INTEGER:
-      case BIGINT:
-      case FLOAT:
-      case DOUBLE:
       case DATE:
       case TIME_WITHOUT_TIME_ZONE:
+        return Optional.of(codec((v, out) -> out.writeInt((Integer) v), in -> in.readInt()));
+      case BIGINT:
+        return Optional.of(codec((v, out) -> out.writeLong((Long) v), in -> in.readLong()));
+      case FLOAT:
+        return Optional.of(codec((v, out) -> out.writeFloat((Float) v), in -> in.readFloat()));
+      case DOUBLE:
+        return Optional.of(codec((v, out) -> out.writeDouble((Double) v), in -> in.readDouble()));
       case TIMESTAMP_WITHOUT_TIME_ZONE:
       case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-        // Boxed primitives and TimestampData are immutable values.
-        return Optional.of(v -> v);
+        return Optional.of(
+            codec(
+                (v, out) -> {
+                  out.writeLong(((TimestampData) v).getMillisecond());
+                  out.writeInt(((TimestampData) v).getNanoOfMillisecond());
+                },
+                in -> TimestampData.fromEpochMillis(in.readLong(), in.readInt())));
+      case DECIMAL:
+        DecimalType decimal = (DecimalType) type;
+        int precision = decimal.getPrecision();
+        int scale = decimal.getScale();
+        return Optional.of(
+            codec(
+                (v, out) -> bytes(((DecimalData) v).toUnscaledBytes(), out),
+                in -> DecimalData.fromUnscaledBytes(bytes(in), precision, scale)));
+      case ROW:
+        RowType rowType = (RowType) type;
+        int fields = rowType.getFieldCount();
+        int[] positions = new int[fields];
+        for (int i = 0; i < fields; i++) {
+          positions[i] = i;
+        }
+        return of(fields, positions, rowType.getChildren())
+            .map(nested -> codec((v, out) -> nested.write((RowData) v, out), nested::read));
       default:
         return Optional.empty();
     }
   }
 
-  private static Optional<FieldCopy> nestedRow(RowType type) {
-    int fields = type.getFieldCount();
-    int[] positions = new int[fields];
-    for (int i = 0; i < fields; i++) {
-      positions[i] = i;
-      if (fieldCopy(type.getTypeAt(i)).isEmpty()) {
-        return Optional.empty();
+  private interface Writer {
+    void write(Object value, DataOutputSerializer out) throws IOException;
+  }
+
+  private interface Reader {
+    Object read(DataInputDeserializer in) throws IOException;
+  }
+
+  private static FieldCodec codec(Writer writer, Reader reader) {
+    return new FieldCodec() {
+      @Override
+      public void write(Object value, DataOutputSerializer out) throws IOException {
+        writer.write(value, out);
       }
-    }
-    RowCopier nested =
-        new RowCopier(fields, positions, type.getChildren().toArray(LogicalType[]::new));
-    return Optional.of(v -> v == null ? null : nested.copy((RowData) v));
+
+      @Override
+      public Object read(DataInputDeserializer in) throws IOException {
+        return reader.read(in);
+      }
+    };
+  }
+
+  private static void bytes(byte[] bytes, DataOutputSerializer out) throws IOException {
+    out.writeInt(bytes.length);
+    out.write(bytes);
+  }
+
+  private static byte[] bytes(DataInputDeserializer in) throws IOException {
+    byte[] bytes = new byte[in.readInt()];
+    in.readFully(bytes);
+    return bytes;
   }
 }
