@@ -101,7 +101,8 @@ public final class ContenderRun {
             settings.checkpointIntervalMs(),
             settings.rowGroupBytes(),
             Runtime.getRuntime().availableProcessors(),
-            System.getProperty("java.version"));
+            System.getProperty("java.version"),
+            new double[] {settings.rows() / seconds});
       }
     }
   }

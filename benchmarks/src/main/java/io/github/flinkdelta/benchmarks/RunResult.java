@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * @param commitLatencyP50Ms from a checkpoint's completion (its last acknowledgement) to the moment
  *     its commit was visible, over every checkpoint that committed data
  * @param peakHeapBytes the largest heap in use right after a garbage collection
+ * @param rowsPerSecondOfRepetitions rows/s of every repetition; the other figures are the fastest's
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record RunResult(
@@ -35,4 +36,33 @@ public record RunResult(
     long checkpointIntervalMs,
     long rowGroupBytes,
     int availableCores,
-    String javaVersion) {}
+    String javaVersion,
+    double[] rowsPerSecondOfRepetitions) {
+
+  RunResult withRepetitions(double[] rowsPerSecond) {
+    return new RunResult(
+        contender,
+        scenario,
+        rows,
+        seconds,
+        rowsPerSecond(),
+        cpuSeconds,
+        rowsPerSecondPerCore,
+        parquetBytes,
+        parquetMbPerSecond,
+        files,
+        commits,
+        commitLatencyP50Ms,
+        commitLatencyP99Ms,
+        commitLatencyMaxMs,
+        peakHeapBytes,
+        maxHeapBytes,
+        codec,
+        parallelism,
+        checkpointIntervalMs,
+        rowGroupBytes,
+        availableCores,
+        javaVersion,
+        rowsPerSecond.clone());
+  }
+}
