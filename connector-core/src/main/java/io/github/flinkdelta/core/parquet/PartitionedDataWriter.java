@@ -38,6 +38,9 @@ public final class PartitionedDataWriter implements AutoCloseable {
   private final String fileSuffix;
   private final RowData.FieldGetter[] partitionGetters;
 
+  /** Rows between two looks at an open file's size. */
+  private static final int SIZE_CHECK_ROWS = 16;
+
   /** The heap of a held row beyond its encoded bytes: array header and list slot. */
   private static final long HELD_ROW_OVERHEAD_BYTES = 24;
 
@@ -104,15 +107,20 @@ public final class PartitionedDataWriter implements AutoCloseable {
 
   private void write(PartitionKey key, DataFileWriter file, RowData row) throws IOException {
     file.write(row);
-    long dataSize = file.dataSize();
-    long buffered = file.bufferedBytes(dataSize);
-    bufferedBytes += buffered - file.accountedBytes;
-    file.accountedBytes = buffered;
-    if (dataSize >= options.targetFileSizeBytes()
-        || file.numRecords() >= options.maxRowsPerFile()) {
-      complete(key, file);
+    boolean full = file.numRecords() >= options.maxRowsPerFile();
+    // Asking Parquet for its buffered size walks every column; rows are small, so every few rows
+    // is close enough for rolling and the budget.
+    if (full || file.numRecords() % SIZE_CHECK_ROWS == 0) {
+      long dataSize = file.dataSize();
+      long buffered = file.bufferedBytes(dataSize);
+      bufferedBytes += buffered - file.accountedBytes;
+      file.accountedBytes = buffered;
+      full |= dataSize >= options.targetFileSizeBytes();
+      if (full) {
+        complete(key, file);
+      }
+      enforceBudget();
     }
-    enforceBudget();
   }
 
   /**
