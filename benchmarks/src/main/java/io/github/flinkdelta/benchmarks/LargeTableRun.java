@@ -49,14 +49,13 @@ public final class LargeTableRun {
         }
         delta.snapshot().writeCheckpoint(delta.engine());
       } else {
-        while (delta.snapshot().getVersion() < count) {
-          long version = delta.snapshot().getVersion() + 1;
-          delta.commit(
-              SyntheticTables.APP_ID, version, SyntheticTables.files(template, version, 1));
-          if (version % 10 == 0) {
-            delta.snapshot().writeCheckpoint(delta.engine());
-          }
-        }
+        // A streaming table as the sink leaves it: a checkpoint a few versions before the end.
+        Path log = Path.of(java.net.URI.create(table)).resolve("_delta_log");
+        SyntheticTables.appendVersions(log, 1, count - 5, template);
+        delta.refresh();
+        delta.snapshot().writeCheckpoint(delta.engine());
+        SyntheticTables.appendVersions(log, count - 4, count, template);
+        delta.refresh();
       }
       figures
           .put("table_version", delta.snapshot().getVersion())
@@ -83,7 +82,10 @@ public final class LargeTableRun {
     System.exit(0);
   }
 
-  /** A streaming job on the table: submission to first visible commit, and its state. */
+  /**
+   * A streaming job on the table, with checkpoints every second: from building it (the sink opens
+   * the table) to its first checkpoint and its first visible commit, and its checkpoint state.
+   */
   private static void firstCommit(EmbeddedFlink flink, String table, Path dir, Figures figures)
       throws Exception {
     long before;
@@ -92,13 +94,20 @@ public final class LargeTableRun {
     }
     Path log = Path.of(java.net.URI.create(table)).resolve("_delta_log");
     try (CommitObserver commits = CommitObserver.files(log, DeltaPathContender::isCommitFile)) {
+      long started = System.currentTimeMillis();
+      // Building the sink opens the table on the client, as a job submission does.
+      StreamExecutionEnvironment env = job(table, JOB_ROWS);
       long submitted = System.currentTimeMillis();
-      JobID job = flink.submit(job(table, JOB_ROWS));
+      JobID job = flink.submit(env);
       flink.awaitSuccess(job, "job on the large table");
       List<Long> seen = commits.times();
       List<AbstractCheckpointStats> checkpoints = flink.completedCheckpoints(job);
+      long firstCheckpoint =
+          checkpoints.isEmpty() ? -1 : checkpoints.get(0).getLatestAckTimestamp();
       figures
-          .put("job_first_commit_ms", seen.isEmpty() ? -1 : seen.get(0) - submitted)
+          .put("job_build_ms", submitted - started)
+          .put("job_first_checkpoint_ms", firstCheckpoint - started)
+          .put("job_first_commit_ms", seen.isEmpty() ? -1 : seen.get(0) - started)
           .put("job_commits", seen.size())
           .put(
               "job_checkpoint_state_bytes_max",
@@ -107,19 +116,29 @@ public final class LargeTableRun {
     }
   }
 
-  /** Cancels a job soon after submission, while its sink opens the table; time to CANCELED. */
+  /**
+   * Cancels jobs at several moments after they are scheduled, while their sinks open the table, and
+   * reports the longest time from the cancel call to the job's end.
+   */
   private static void cancelWhileStarting(EmbeddedFlink flink, String table, Figures figures)
       throws Exception {
-    JobID job = flink.submit(job(table, Long.MAX_VALUE));
-    while (flink.cluster().getJobStatus(job).get() != JobStatus.RUNNING) {
-      Thread.sleep(5);
+    double longest = 0;
+    for (long delay : new long[] {0, 200, 500, 1_000}) {
+      JobID job = flink.submit(job(table, 1L << 40));
+      while (flink.cluster().getJobStatus(job).get() != JobStatus.RUNNING) {
+        Thread.sleep(5);
+      }
+      Thread.sleep(delay);
+      long cancelled = System.nanoTime();
+      flink.cluster().cancelJob(job).get();
+      while (!flink.cluster().getJobStatus(job).get().isGloballyTerminalState()) {
+        Thread.sleep(5);
+      }
+      double millis = (System.nanoTime() - cancelled) / 1e6;
+      figures.put("cancel_" + delay + "ms_after_start_ms", millis);
+      longest = Math.max(longest, millis);
     }
-    long cancelled = System.nanoTime();
-    flink.cluster().cancelJob(job).get();
-    while (!flink.cluster().getJobStatus(job).get().isGloballyTerminalState()) {
-      Thread.sleep(5);
-    }
-    figures.put("cancel_while_starting_ms", (System.nanoTime() - cancelled) / 1e6);
+    figures.put("cancel_while_starting_max_ms", longest);
   }
 
   private static StreamExecutionEnvironment job(String table, long rows) {

@@ -54,6 +54,48 @@ final class SyntheticTables {
     }
   }
 
+  /**
+   * Appends versions {@code from} to {@code to} as commit files, each adding one file under
+   * transaction ({@link #APP_ID}, version).
+   */
+  static void appendVersions(java.nio.file.Path log, long from, long to, DataFile template)
+      throws IOException {
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    long now = System.currentTimeMillis();
+    for (long version = from; version <= to; version++) {
+      DataFile file = files(template, version, 1).get(0);
+      Map<String, Object> add = new java.util.LinkedHashMap<>();
+      add.put("path", file.path());
+      add.put("partitionValues", file.partitionValues());
+      add.put("size", file.sizeBytes());
+      add.put("modificationTime", now);
+      add.put("dataChange", true);
+      add.put("stats", file.statsJson());
+      String commit =
+          json.writeValueAsString(
+                  Map.of("txn", Map.of("appId", APP_ID, "version", version, "lastUpdated", now)))
+              + "\n"
+              + json.writeValueAsString(Map.of("add", add))
+              + "\n"
+              + json.writeValueAsString(
+                  Map.of(
+                      "commitInfo",
+                      Map.of(
+                          "timestamp",
+                          now,
+                          "operation",
+                          "STREAMING UPDATE",
+                          "engineInfo",
+                          "flink-delta-benchmarks")))
+              + "\n";
+      java.nio.file.Files.writeString(
+          log.resolve(String.format("%020d.json", version)),
+          commit,
+          java.nio.file.StandardOpenOption.CREATE_NEW);
+    }
+  }
+
   /** {@code count} files, file {@code k} alone in partition {@code p<first + k>}. */
   static List<DataFile> files(DataFile template, long first, int count) {
     List<DataFile> files = new ArrayList<>(count);
