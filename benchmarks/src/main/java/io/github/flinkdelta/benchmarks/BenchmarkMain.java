@@ -58,16 +58,20 @@ public final class BenchmarkMain {
       measurements.add(report(CommitterStateSize.measure(work)));
     }
     if (options.runs("partitions")) {
-      measurements.add(report(child(ManyPartitionsRun.class, "512m", work, "100000", "4", "96mb")));
-      measurements.add(report(child(ManyPartitionsRun.class, "512m", work, "2000", "50", "96mb")));
+      measurements.add(
+          report(measure(ManyPartitionsRun.class, "512m", work, "100000", "4", "96mb")));
+      measurements.add(
+          report(measure(ManyPartitionsRun.class, "1g", work, "100000", "4", "256mb")));
+      measurements.add(
+          report(measure(ManyPartitionsRun.class, "512m", work, "2000", "50", "96mb")));
     }
     if (options.runs("large")) {
-      measurements.add(report(child(LargeTableRun.class, "4g", work, "files", "1000000")));
-      measurements.add(report(child(LargeTableRun.class, "2g", work, "versions", "10000")));
+      measurements.add(report(measure(LargeTableRun.class, "4g", work, "files", "1000000")));
+      measurements.add(report(measure(LargeTableRun.class, "2g", work, "versions", "10000")));
     }
     if (options.runs("soak")) {
       String seconds = Integer.toString(options.soakMinutes() * 60);
-      measurements.add(report(child(SoakRun.class, "1g", work, seconds, "10000")));
+      measurements.add(report(measure(SoakRun.class, "1g", work, seconds, "10000")));
     }
     if (!measurements.isEmpty()) {
       new ObjectMapper()
@@ -135,6 +139,22 @@ public final class BenchmarkMain {
     }
     new Runner(jmh.build()).run();
     System.out.println();
+  }
+
+  /**
+   * Runs a measurement in a JVM of its own; a measurement that fails (a target missed by running
+   * out of memory, say) is reported as failed, with its cause, and the others still run.
+   */
+  private static Figures measure(Class<?> main, String heap, Path work, String... args) {
+    try {
+      return child(main, heap, work, args);
+    } catch (Exception e) {
+      String message = String.valueOf(e.getMessage());
+      return new Figures(main.getSimpleName() + " " + String.join(" ", args))
+          .put("heap", heap)
+          .put("failed", message.lines().findFirst().orElse(message))
+          .put("log_tail", message.lines().skip(1).filter(l -> !l.isBlank()).limit(8).toList());
+    }
   }
 
   /** Runs a measurement's main class in a JVM with {@code heap} and reads its figures. */

@@ -12,6 +12,9 @@ import java.util.List;
  */
 final class ChildJvm {
 
+  /** Longer than any measurement but the soak should take; a run stuck collecting garbage ends. */
+  private static final long TIMEOUT_MINUTES = 20;
+
   private ChildJvm() {}
 
   /** The module openings this JVM was started with, which Flink needs. */
@@ -29,6 +32,7 @@ final class ChildJvm {
     command.add("-Xmx" + heap);
     command.add("-Xms" + heap);
     command.add("-Djava.awt.headless=true");
+    command.add("-XX:+ExitOnOutOfMemoryError");
     command.addAll(openings());
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
@@ -37,7 +41,18 @@ final class ChildJvm {
     Files.createDirectories(log.getParent());
     Process process =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    int exit = process.waitFor();
+    if (!process.waitFor(TIMEOUT_MINUTES, java.util.concurrent.TimeUnit.MINUTES)) {
+      process.destroyForcibly().waitFor();
+      throw new IllegalStateException(
+          main.getSimpleName()
+              + " "
+              + args
+              + " did not end within "
+              + TIMEOUT_MINUTES
+              + " minutes; log "
+              + log);
+    }
+    int exit = process.exitValue();
     if (exit != 0) {
       List<String> lines = Files.readAllLines(log);
       String tail = String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
