@@ -152,8 +152,7 @@ public final class BenchmarkMain {
       String message = String.valueOf(e.getMessage());
       return new Figures(main.getSimpleName() + " " + String.join(" ", args))
           .put("heap", heap)
-          .put("failed", message.lines().findFirst().orElse(message))
-          .put("log_tail", message.lines().skip(1).filter(l -> !l.isBlank()).limit(8).toList());
+          .put("failed", message.lines().findFirst().orElse(message));
     }
   }
 

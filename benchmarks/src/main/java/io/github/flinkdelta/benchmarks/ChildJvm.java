@@ -55,17 +55,17 @@ final class ChildJvm {
     int exit = process.exitValue();
     if (exit != 0) {
       List<String> lines = Files.readAllLines(log);
+      String cause =
+          lines.stream()
+              .filter(line -> line.startsWith("java.") || line.startsWith("Caused by:"))
+              .filter(line -> line.contains("Error") || line.contains("Exception"))
+              .findFirst()
+              .orElse("see the log");
       String tail = String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
       throw new IllegalStateException(
-          main.getSimpleName()
-              + " "
-              + args
-              + " exited with "
-              + exit
-              + "; log "
-              + log
-              + ":\n"
-              + tail);
+          String.format(
+              "%s %s exited with %d (%s); log %s:%n%s",
+              main.getSimpleName(), args, exit, cause, log, tail));
     }
   }
 }

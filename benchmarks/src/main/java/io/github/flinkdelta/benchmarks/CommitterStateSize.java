@@ -1,8 +1,7 @@
 package io.github.flinkdelta.benchmarks;
 
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.parquet.DataFile;
-import io.github.flinkdelta.core.parquet.FileWriteOptions;
-import io.github.flinkdelta.core.parquet.FileWriteOptions.Compression;
 import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.DeltaTable;
@@ -64,14 +63,8 @@ final class CommitterStateSize {
                 delta.layoutFor(BenchmarkRows.TYPE, partitions),
                 conf,
                 table,
-                new FileWriteOptions(
-                    Compression.SNAPPY,
-                    128L << 20,
-                    Long.MAX_VALUE,
-                    128L << 20,
-                    1 << 20,
-                    256L << 20,
-                    FileWriteOptions.DEFAULT_STATS_STRING_PREFIX_LENGTH),
+                DeltaSinkOptions.fileWriteOptions(
+                    new org.apache.flink.configuration.Configuration()),
                 "state-size")) {
       for (long i = 0; i < (long) FILES * ROWS_PER_FILE; i++) {
         GenericRowData row = (GenericRowData) BenchmarkRows.row(i);

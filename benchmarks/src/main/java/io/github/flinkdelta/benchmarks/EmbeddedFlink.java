@@ -6,6 +6,7 @@ import java.util.List;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.runtime.checkpoint.AbstractCheckpointStats;
@@ -24,11 +25,21 @@ final class EmbeddedFlink implements AutoCloseable {
   private final MiniCluster cluster;
 
   EmbeddedFlink(int slots, Path checkpoints) throws Exception {
+    this(slots, checkpoints, 100_000);
+  }
+
+  /**
+   * @param checkpointHistory completed checkpoints whose statistics are kept; long runs keep
+   *     Flink's default, as every kept checkpoint holds heap
+   */
+  EmbeddedFlink(int slots, Path checkpoints, int checkpointHistory) throws Exception {
     Configuration conf = new Configuration();
     conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
     conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
-    conf.set(WebOptions.CHECKPOINTS_HISTORY_SIZE, 100_000);
+    conf.set(WebOptions.CHECKPOINTS_HISTORY_SIZE, checkpointHistory);
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+    // Any free port, so that clusters of runs side by side (a soak and a test, say) never clash.
+    conf.set(RestOptions.BIND_PORT, "0");
     cluster =
         new MiniCluster(
             new MiniClusterConfiguration.Builder()

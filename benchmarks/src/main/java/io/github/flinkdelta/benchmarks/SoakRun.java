@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
@@ -44,7 +45,11 @@ public final class SoakRun {
 
     try (UnityCatalogServer catalog =
             UnityCatalogServer.builder().storageRoot(storage).build().start();
-        EmbeddedFlink flink = new EmbeddedFlink(2, dir.resolve("checkpoints"))) {
+        EmbeddedFlink flink =
+            new EmbeddedFlink(
+                2,
+                dir.resolve("checkpoints"),
+                WebOptions.CHECKPOINTS_HISTORY_SIZE.defaultValue())) {
       StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
       env.setParallelism(2);
       env.enableCheckpointing(1_000);

@@ -1,8 +1,7 @@
 package io.github.flinkdelta.benchmarks;
 
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.parquet.DataFile;
-import io.github.flinkdelta.core.parquet.FileWriteOptions;
-import io.github.flinkdelta.core.parquet.FileWriteOptions.Compression;
 import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
 import io.github.flinkdelta.core.table.DeltaTable;
 import java.io.IOException;
@@ -38,14 +37,8 @@ final class SyntheticTables {
                 table.layoutFor(BenchmarkRows.TYPE, List.of(BenchmarkRows.PARTITION_COLUMN)),
                 conf,
                 tableUri,
-                new FileWriteOptions(
-                    Compression.SNAPPY,
-                    Long.MAX_VALUE,
-                    Long.MAX_VALUE,
-                    128L << 20,
-                    1 << 20,
-                    256L << 20,
-                    FileWriteOptions.DEFAULT_STATS_STRING_PREFIX_LENGTH),
+                DeltaSinkOptions.fileWriteOptions(
+                    new org.apache.flink.configuration.Configuration()),
                 "template")) {
       for (long i = 0; i < 1_000; i += BenchmarkRows.COUNTRIES) {
         writer.write(BenchmarkRows.row(i));

@@ -1,20 +1,27 @@
 package io.github.flinkdelta.sink;
 
 import io.github.flinkdelta.core.parquet.DataFile;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
+import java.util.zip.DeflaterOutputStream;
 import java.util.zip.Inflater;
-import org.apache.flink.core.memory.DataInputDeserializer;
+import java.util.zip.InflaterInputStream;
+import java.util.zip.ZipException;
 import org.apache.flink.core.memory.DataInputView;
-import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.core.memory.DataInputViewStreamWrapper;
 import org.apache.flink.core.memory.DataOutputView;
+import org.apache.flink.core.memory.DataOutputViewStreamWrapper;
 
 /**
  * Field-by-field encoding of {@link DataFile}s shared by the state serializers. Strings are
@@ -23,6 +30,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * file to file and shrink several times, which keeps checkpoints of many files small.
  */
 final class DataFileSerialization {
+
+  private static final int BUFFER_BYTES = 64 * 1024;
 
   private DataFileSerialization() {}
 
@@ -44,53 +53,69 @@ final class DataFileSerialization {
     }
   }
 
-  /** The files, encoded and deflated (state version 2). */
+  /**
+   * The files, encoded and deflated (state version 2): the encoding streams into the deflater, so
+   * only the deflated bytes are ever held, not the encoded ones.
+   */
   static void writeFilesDeflated(List<DataFile> files, DataOutputView out) throws IOException {
-    DataOutputSerializer encoded = new DataOutputSerializer(256 + files.size() * 512);
-    writeFiles(files, encoded);
+    ByteArrayOutputStream deflated = new ByteArrayOutputStream(files.size() * 128 + 64);
     Deflater deflater = new Deflater(Deflater.BEST_SPEED);
+    long encodedLength;
     try {
-      deflater.setInput(encoded.getSharedBuffer(), 0, encoded.length());
-      deflater.finish();
-      ByteArrayOutputStream deflated = new ByteArrayOutputStream(encoded.length() / 4 + 64);
-      byte[] chunk = new byte[64 * 1024];
-      while (!deflater.finished()) {
-        deflated.write(chunk, 0, deflater.deflate(chunk));
-      }
-      out.writeInt(encoded.length());
-      out.writeInt(deflated.size());
-      out.write(deflated.toByteArray());
+      CountingOutputStream encoded =
+          new CountingOutputStream(new DeflaterOutputStream(deflated, deflater, BUFFER_BYTES));
+      DataOutputViewStreamWrapper view = new DataOutputViewStreamWrapper(encoded);
+      writeFiles(files, view);
+      view.close();
+      encodedLength = encoded.count;
     } finally {
       deflater.end();
     }
+    out.writeInt(Math.toIntExact(encodedLength));
+    out.writeInt(deflated.size());
+    out.write(deflated.toByteArray());
   }
 
-  /** Reads what {@link #writeFilesDeflated} wrote. */
+  /** Reads what {@link #writeFilesDeflated} wrote, inflating as it decodes. */
   static List<DataFile> readFilesDeflated(DataInputView in) throws IOException {
-    byte[] encoded = new byte[in.readInt()];
+    in.readInt(); // the encoded length, for readers that want to size a buffer
     byte[] deflated = new byte[in.readInt()];
     in.readFully(deflated);
     Inflater inflater = new Inflater();
-    try {
-      inflater.setInput(deflated);
-      int read = 0;
-      while (read < encoded.length) {
-        int n = inflater.inflate(encoded, read, encoded.length - read);
-        if (n == 0 && (inflater.finished() || inflater.needsInput())) {
-          throw new IOException("Corrupt sink state: deflated files end early");
-        }
-        read += n;
+    try (InputStream inflating =
+        new InflaterInputStream(new ByteArrayInputStream(deflated), inflater, BUFFER_BYTES)) {
+      List<DataFile> files = readFiles(new DataInputViewStreamWrapper(inflating));
+      // Reading to the stream's end checks its checksum.
+      if (inflating.read() != -1) {
+        throw new IOException("Corrupt sink state: deflated files run past their end");
       }
-      // Reading the stream's end checks its checksum.
-      if (!inflater.finished() && (inflater.inflate(new byte[1]) != 0 || !inflater.finished())) {
-        throw new IOException("Corrupt sink state: deflated files run past their length");
-      }
-    } catch (DataFormatException e) {
+      return files;
+    } catch (EOFException | ZipException e) {
       throw new IOException("Corrupt sink state: " + e.getMessage(), e);
     } finally {
       inflater.end();
     }
-    return readFiles(new DataInputDeserializer(encoded));
+  }
+
+  /** Counts the bytes written through it. */
+  private static final class CountingOutputStream extends FilterOutputStream {
+    private long count;
+
+    CountingOutputStream(OutputStream out) {
+      super(out);
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      out.write(b);
+      count++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+      count += len;
+    }
   }
 
   static List<DataFile> readFiles(DataInputView in) throws IOException {

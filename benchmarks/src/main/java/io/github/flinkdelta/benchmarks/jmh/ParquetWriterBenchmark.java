@@ -13,10 +13,9 @@ import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
 import io.github.flinkdelta.benchmarks.BenchmarkRows;
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.parquet.DataFile;
 import io.github.flinkdelta.core.parquet.FileLayout;
-import io.github.flinkdelta.core.parquet.FileWriteOptions;
-import io.github.flinkdelta.core.parquet.FileWriteOptions.Compression;
 import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.DeltaTable;
@@ -107,15 +106,8 @@ public class ParquetWriterBenchmark {
   @Benchmark
   @OperationsPerInvocation(ROWS)
   public DataFile flinkDeltaWriter() throws IOException {
-    FileWriteOptions options =
-        new FileWriteOptions(
-            Compression.SNAPPY,
-            Long.MAX_VALUE,
-            Long.MAX_VALUE,
-            128L << 20,
-            1 << 20,
-            256L << 20,
-            FileWriteOptions.DEFAULT_STATS_STRING_PREFIX_LENGTH);
+    var options =
+        DeltaSinkOptions.fileWriteOptions(new org.apache.flink.configuration.Configuration());
     try (PartitionedDataWriter writer =
         new PartitionedDataWriter(
             layout, conf, dir.resolve("ours").toUri().toString(), options, "run-" + round++)) {

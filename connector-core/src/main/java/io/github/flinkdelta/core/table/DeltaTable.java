@@ -29,9 +29,11 @@ import io.github.flinkdelta.core.types.DeltaTypes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.flink.table.types.logical.RowType;
@@ -337,11 +339,9 @@ public final class DeltaTable implements AutoCloseable {
       return CommitResult.alreadyCommitted(snapshot.getVersion(), transactionVersion(appId));
     }
     Row state = txn.getTransactionState(engine);
-    List<Row> actions = appendActions(state, files);
     TransactionCommitResult result;
     try {
-      result =
-          txn.commit(engine, CloseableIterable.inMemoryIterable(CloseableIteratorOf.list(actions)));
+      result = txn.commit(engine, appendActions(state, files));
     } catch (ConcurrentTransactionException e) {
       refresh();
       return CommitResult.alreadyCommitted(snapshot.getVersion(), transactionVersion(appId));
@@ -358,7 +358,12 @@ public final class DeltaTable implements AutoCloseable {
         true, result.getVersion(), txnVersion, (int) Math.max(0, attempts - 1), 0, publishMillis);
   }
 
-  private List<Row> appendActions(Row state, List<DataFile> files) {
+  /**
+   * The add actions of {@code files}, made as Kernel reads them: a commit of many files never holds
+   * their parsed statistics and action rows all at once. Each iteration starts afresh, as a retried
+   * commit iterates again.
+   */
+  private CloseableIterable<Row> appendActions(Row state, List<DataFile> files) {
     StructType logical = snapshot.getSchema();
     StructType physical = TableLayouts.physicalSchema(logical);
     Map<Map<String, String>, List<DataFile>> byPartition = new LinkedHashMap<>();
@@ -367,28 +372,61 @@ public final class DeltaTable implements AutoCloseable {
     }
     String root = snapshot.getPath();
     String prefix = root.endsWith("/") ? root : root + "/";
-    List<Row> actions = new ArrayList<>();
-    for (Map.Entry<Map<String, String>, List<DataFile>> group : byPartition.entrySet()) {
-      var context =
-          Transaction.getWriteContext(engine, state, PartitionLiterals.of(group.getKey(), logical));
-      List<DataFileStatus> statuses = new ArrayList<>();
-      for (DataFile file : group.getValue()) {
-        statuses.add(
-            new DataFileStatus(
-                prefix + file.path(),
-                file.sizeBytes(),
-                System.currentTimeMillis(),
-                Optional.of(StatisticsJson.parse(file.statsJson(), physical))));
+    return new CloseableIterable<>() {
+      @Override
+      public CloseableIterator<Row> iterator() {
+        Iterator<Map.Entry<Map<String, String>, List<DataFile>>> groups =
+            byPartition.entrySet().iterator();
+        return new CloseableIterator<>() {
+          private CloseableIterator<Row> group;
+
+          @Override
+          public boolean hasNext() {
+            while ((group == null || !group.hasNext()) && groups.hasNext()) {
+              close();
+              Map.Entry<Map<String, String>, List<DataFile>> next = groups.next();
+              var context =
+                  Transaction.getWriteContext(
+                      engine, state, PartitionLiterals.of(next.getKey(), logical));
+              CloseableIterator<DataFileStatus> statuses =
+                  CloseableIteratorOf.list(next.getValue())
+                      .map(
+                          file ->
+                              new DataFileStatus(
+                                  prefix + file.path(),
+                                  file.sizeBytes(),
+                                  System.currentTimeMillis(),
+                                  Optional.of(StatisticsJson.parse(file.statsJson(), physical))));
+              group = Transaction.generateAppendActions(engine, state, statuses, context);
+            }
+            return group != null && group.hasNext();
+          }
+
+          @Override
+          public Row next() {
+            if (!hasNext()) {
+              throw new NoSuchElementException();
+            }
+            return group.next();
+          }
+
+          @Override
+          public void close() {
+            if (group != null) {
+              try {
+                group.close();
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+              group = null;
+            }
+          }
+        };
       }
-      try (CloseableIterator<Row> rows =
-          Transaction.generateAppendActions(
-              engine, state, CloseableIteratorOf.list(statuses), context)) {
-        rows.forEachRemaining(actions::add);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    return actions;
+
+      @Override
+      public void close() {}
+    };
   }
 
   private static List<String> lowerCase(List<String> names) {
