@@ -40,8 +40,8 @@ class ManyPartitionsSmallHeapITCase {
     assertThat(Runtime.getRuntime().maxMemory()).isLessThan(300L << 20);
     long count = 40_000;
     String table = dir.resolve("many-partitions").toUri().toString();
-    // One checkpoint at the end: without the budget, each subtask would hold one open file per
-    // partition until then.
+    // One checkpoint at the end: without the budget, each subtask would hold every partition's
+    // rows (or an open file) until then.
     StreamExecutionEnvironment env = MiniClusters.env(600_000, 0, PARALLELISM);
     // Rows come in runs of ten per partition, so each partition is reopened several times.
     DataGeneratorSource<RowData> source =
@@ -55,7 +55,7 @@ class ManyPartitionsSmallHeapITCase {
                 .tablePath(table)
                 .rowType(TestRows.TYPE)
                 .partitionColumns("bucket")
-                .option(DeltaSinkOptions.BUFFER_BUDGET, MemorySize.parse("16mb"))
+                .option(DeltaSinkOptions.BUFFER_BUDGET, MemorySize.parse("256kb"))
                 .build());
     env.execute("many partitions");
 

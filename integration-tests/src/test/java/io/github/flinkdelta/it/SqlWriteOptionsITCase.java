@@ -70,13 +70,14 @@ class SqlWriteOptionsITCase {
     generator(sql, partitions, 6_000);
     StatementSet set = sql.createStatementSet();
     set.addInsertSql(
-        insert(sql, "budget", "PARTITIONED BY (bucket)", "'sink.writer.buffer-budget' = '1 mb'"));
+        insert(sql, "budget", "PARTITIONED BY (bucket)", "'sink.writer.buffer-budget' = '64 kb'"));
     set.addInsertSql(insert(sql, "roomy", "PARTITIONED BY (bucket)", ""));
     set.execute().await();
 
     assertRows("budget", 6_000, partitions);
     assertRows("roomy", 6_000, partitions);
-    // 120 open files at ~64 KB each exceed 1 MB: the writer completes files before the checkpoint.
+    // The rows held for 120 partitions exceed 64 KB: the writer completes files before the
+    // checkpoint. With the default budget each partition's rows are held and written as one file.
     assertThat(DeltaTableReader.fileCount(path("budget"))).isGreaterThan(partitions);
     assertThat(DeltaTableReader.fileCount(path("roomy"))).isEqualTo(partitions);
   }

@@ -24,6 +24,9 @@ import org.apache.flink.table.types.logical.RowType;
  */
 final class RowCopier {
 
+  private final String table;
+  private final String[] names;
+  private final boolean[] required;
   private final int arity;
   private final int[] positions;
   private final RowData.FieldGetter[] getters;
@@ -31,34 +34,53 @@ final class RowCopier {
   private final DataOutputSerializer buffer = new DataOutputSerializer(256);
   private final DataInputDeserializer reader = new DataInputDeserializer();
 
-  private RowCopier(int arity, int[] positions, List<LogicalType> types, List<FieldCodec> codecs) {
+  private RowCopier(
+      String table,
+      List<String> names,
+      int arity,
+      int[] positions,
+      List<LogicalType> types,
+      List<FieldCodec> codecs) {
+    this.table = table;
+    this.names = names.toArray(String[]::new);
+    this.required = new boolean[positions.length];
     this.arity = arity;
     this.positions = positions;
     this.getters = new RowData.FieldGetter[positions.length];
     this.codecs = codecs.toArray(FieldCodec[]::new);
     for (int i = 0; i < positions.length; i++) {
       getters[i] = RowData.createFieldGetter(types.get(i), positions[i]);
+      required[i] = table != null && !types.get(i).isNullable();
     }
   }
 
   /** An encoder of the fields a file layout reads, if every one of them can be encoded. */
   static Optional<RowCopier> forLayout(FileLayout layout) {
+    List<String> names = new ArrayList<>();
     List<Integer> positions = new ArrayList<>();
     List<LogicalType> types = new ArrayList<>();
     int[] dataPositions = layout.dataPositions();
     for (int i = 0; i < dataPositions.length; i++) {
+      names.add(layout.dataColumns().get(i).logicalName());
       positions.add(dataPositions[i]);
       types.add(layout.dataColumns().get(i).type());
     }
     for (PartitionColumn column : layout.partitionColumns()) {
+      names.add(column.name());
       positions.add(column.position());
       types.add(column.type());
     }
     int arity = positions.stream().mapToInt(Integer::intValue).max().orElse(-1) + 1;
-    return of(arity, positions.stream().mapToInt(Integer::intValue).toArray(), types);
+    return of(
+        layout.tableName(),
+        names,
+        arity,
+        positions.stream().mapToInt(Integer::intValue).toArray(),
+        types);
   }
 
-  private static Optional<RowCopier> of(int arity, int[] positions, List<LogicalType> types) {
+  private static Optional<RowCopier> of(
+      String table, List<String> names, int arity, int[] positions, List<LogicalType> types) {
     List<FieldCodec> codecs = new ArrayList<>();
     for (LogicalType type : types) {
       Optional<FieldCodec> codec = codec(type);
@@ -67,10 +89,14 @@ final class RowCopier {
       }
       codecs.add(codec.get());
     }
-    return Optional.of(new RowCopier(arity, positions, types, codecs));
+    return Optional.of(new RowCopier(table, names, arity, positions, types, codecs));
   }
 
-  /** The row's read fields, encoded. */
+  /**
+   * The row's read fields, encoded.
+   *
+   * @throws NullValueException when a NOT NULL column holds a null, as the file writer would
+   */
   byte[] encode(RowData row) {
     buffer.clear();
     try {
@@ -95,6 +121,9 @@ final class RowCopier {
     out.writeByte(row.getRowKind().toByteValue());
     for (int i = 0; i < positions.length; i++) {
       Object value = getters[i].getFieldOrNull(row);
+      if (value == null && required[i]) {
+        throw new NullValueException(table, names[i]);
+      }
       out.writeBoolean(value != null);
       if (value != null) {
         codecs[i].write(value, out);
@@ -171,7 +200,8 @@ final class RowCopier {
         for (int i = 0; i < fields; i++) {
           positions[i] = i;
         }
-        return of(fields, positions, rowType.getChildren())
+        // Nested NOT NULL fields are checked, with their full path, when the file is written.
+        return of(null, rowType.getFieldNames(), fields, positions, rowType.getChildren())
             .map(nested -> codec((v, out) -> nested.write((RowData) v, out), nested::read));
       default:
         return Optional.empty();

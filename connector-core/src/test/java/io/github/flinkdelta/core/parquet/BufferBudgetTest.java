@@ -138,4 +138,28 @@ class BufferBudgetTest {
     assertThat(files).hasSize(1);
     assertThat(files.get(0).numRecords()).isEqualTo(2_000);
   }
+
+  @Test
+  void aNullInANotNullColumnFailsAtTheRowEvenWhenTheRowWouldBeHeld() throws Exception {
+    RowType type =
+        RowType.of(
+            new LogicalType[] {new BigIntType(false), new IntType(), new VarCharType(10)},
+            new String[] {"id", "bucket", "payload"});
+    String path = dir.resolve("not-null").toUri().toString();
+    var conf = HadoopConfigurations.of(Map.of());
+    DeltaTable table = DeltaTable.open(path, conf, true, type, List.of("bucket"), Map.of());
+    try (PartitionedDataWriter writer =
+        new PartitionedDataWriter(
+            table.layoutFor(type, List.of("bucket")),
+            conf,
+            path,
+            DeltaSinkOptions.fileWriteOptions(new org.apache.flink.configuration.Configuration()),
+            "nn")) {
+      writer.write(GenericRowData.of(1L, 1, StringData.fromString("ok")));
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> writer.write(GenericRowData.of(null, 2, StringData.fromString("bad"))))
+          .isInstanceOf(NullValueException.class)
+          .hasMessageContaining("column 'id' is NOT NULL");
+    }
+  }
 }
