@@ -73,10 +73,7 @@ class BufferBudgetTest {
   }
 
   @Test
-  void partitionsOfFewRowsAreHeldAsCopiedRowsAndGetOneFileEach() throws Exception {
-    String path = dir.resolve("few-rows").toUri().toString();
-    var conf = HadoopConfigurations.of(Map.of());
-    DeltaTable table = DeltaTable.open(path, conf, true, TYPE, List.of("bucket"), Map.of());
+  void partitionsOfFewRowsAreHeldAndGetOneFileEach() throws Exception {
     int partitions = 5_000;
     long rows = 3L * partitions;
     // One row object and one payload array for every row, as Flink may reuse them.
@@ -86,13 +83,7 @@ class BufferBudgetTest {
     List<List<Object>> expected = new java.util.ArrayList<>();
     int maxOpenFiles = 0;
     List<DataFile> files;
-    try (PartitionedDataWriter writer =
-        new PartitionedDataWriter(
-            table.layoutFor(TYPE, List.of("bucket")),
-            conf,
-            path,
-            DeltaSinkOptions.fileWriteOptions(new org.apache.flink.configuration.Configuration()),
-            "held")) {
+    try (PartitionedDataWriter writer = bucketWriter("few-rows", TYPE)) {
       for (long i = 0; i < rows; i++) {
         String text = String.format("%016d", i);
         System.arraycopy(
@@ -111,24 +102,16 @@ class BufferBudgetTest {
     // Three rows per partition never justify an open file; the flush writes one file each.
     assertThat(maxOpenFiles).isZero();
     assertThat(files).hasSize(partitions);
-    table.commit("held-rows-test", 1, files);
+    String path = dir.resolve("few-rows").toUri().toString();
+    DeltaTable.open(path, HadoopConfigurations.of(Map.of())).commit("held-rows-test", 1, files);
     assertThat(io.github.flinkdelta.core.testing.DeltaTableReader.readAll(path))
         .containsExactlyInAnyOrderElementsOf(expected);
   }
 
   @Test
   void aPartitionWhoseHeldRowsOutgrowAnOpenFileGetsOne() throws Exception {
-    String path = dir.resolve("outgrow").toUri().toString();
-    var conf = HadoopConfigurations.of(Map.of());
-    DeltaTable table = DeltaTable.open(path, conf, true, TYPE, List.of("bucket"), Map.of());
     List<DataFile> files;
-    try (PartitionedDataWriter writer =
-        new PartitionedDataWriter(
-            table.layoutFor(TYPE, List.of("bucket")),
-            conf,
-            path,
-            DeltaSinkOptions.fileWriteOptions(new org.apache.flink.configuration.Configuration()),
-            "grow")) {
+    try (PartitionedDataWriter writer = bucketWriter("outgrow", TYPE)) {
       for (long i = 0; i < 2_000; i++) {
         writer.write(GenericRowData.of(i, 7, StringData.fromString("x".repeat(100))));
       }
@@ -145,21 +128,25 @@ class BufferBudgetTest {
         RowType.of(
             new LogicalType[] {new BigIntType(false), new IntType(), new VarCharType(10)},
             new String[] {"id", "bucket", "payload"});
-    String path = dir.resolve("not-null").toUri().toString();
-    var conf = HadoopConfigurations.of(Map.of());
-    DeltaTable table = DeltaTable.open(path, conf, true, type, List.of("bucket"), Map.of());
-    try (PartitionedDataWriter writer =
-        new PartitionedDataWriter(
-            table.layoutFor(type, List.of("bucket")),
-            conf,
-            path,
-            DeltaSinkOptions.fileWriteOptions(new org.apache.flink.configuration.Configuration()),
-            "nn")) {
+    try (PartitionedDataWriter writer = bucketWriter("not-null", type)) {
       writer.write(GenericRowData.of(1L, 1, StringData.fromString("ok")));
       org.assertj.core.api.Assertions.assertThatThrownBy(
               () -> writer.write(GenericRowData.of(null, 2, StringData.fromString("bad"))))
           .isInstanceOf(NullValueException.class)
           .hasMessageContaining("column 'id' is NOT NULL");
     }
+  }
+
+  /** A writer into a new table {@code name} of {@code type}, partitioned by bucket. */
+  private PartitionedDataWriter bucketWriter(String name, RowType type) {
+    String path = dir.resolve(name).toUri().toString();
+    var conf = HadoopConfigurations.of(Map.of());
+    DeltaTable table = DeltaTable.open(path, conf, true, type, List.of("bucket"), Map.of());
+    return new PartitionedDataWriter(
+        table.layoutFor(type, List.of("bucket")),
+        conf,
+        path,
+        DeltaSinkOptions.fileWriteOptions(new org.apache.flink.configuration.Configuration()),
+        name);
   }
 }
