@@ -109,8 +109,8 @@ public final class PartitionedDataWriter implements AutoCloseable {
     file.write(row);
     boolean full = file.numRecords() >= options.maxRowsPerFile();
     // Asking Parquet for its buffered size walks every column; rows are small, so every few rows
-    // is close enough for rolling and the budget.
-    if (full || file.numRecords() % SIZE_CHECK_ROWS == 0) {
+    // is close enough for rolling and the budget. A new file is counted at its first row.
+    if (full || file.numRecords() % SIZE_CHECK_ROWS == 1) {
       long dataSize = file.dataSize();
       long buffered = file.bufferedBytes(dataSize);
       bufferedBytes += buffered - file.accountedBytes;
@@ -128,6 +128,8 @@ public final class PartitionedDataWriter implements AutoCloseable {
    * with its held rows written first.
    */
   private void hold(PartitionKey key, RowData row) throws IOException {
+    // Encoded first: a row refused for a null leaves nothing behind.
+    byte[] encoded = copier.encode(row);
     HeldRows held = heldRows.get(key);
     if (held == null) {
       key = key.copy();
@@ -136,7 +138,6 @@ public final class PartitionedDataWriter implements AutoCloseable {
       held.bytes = HELD_PARTITION_OVERHEAD_BYTES;
       bufferedBytes += HELD_PARTITION_OVERHEAD_BYTES;
     }
-    byte[] encoded = copier.encode(row);
     long size = encoded.length + HELD_ROW_OVERHEAD_BYTES;
     held.rows.add(encoded);
     held.bytes += size;
@@ -160,8 +161,13 @@ public final class PartitionedDataWriter implements AutoCloseable {
     heldRows.remove(held.key);
     bufferedBytes -= held.bytes;
     DataFileWriter file = open(held.key);
-    for (byte[] heldRow : held.rows) {
-      file.write(copier.decode(heldRow));
+    try {
+      for (byte[] heldRow : held.rows) {
+        file.write(copier.decode(heldRow));
+      }
+    } catch (IOException | RuntimeException e) {
+      file.close();
+      throw e;
     }
     return file;
   }

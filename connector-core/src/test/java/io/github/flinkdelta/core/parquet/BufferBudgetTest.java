@@ -137,8 +137,49 @@ class BufferBudgetTest {
     }
   }
 
+  @Test
+  void openFilesOfRowsWithArraysCountAgainstTheBudgetFromTheirFirstRow() throws Exception {
+    // Rows with an array column are never held: every partition gets an open file at once.
+    RowType type =
+        RowType.of(
+            new LogicalType[] {
+              new BigIntType(),
+              new IntType(),
+              new org.apache.flink.table.types.logical.ArrayType(new IntType())
+            },
+            new String[] {"id", "bucket", "tags"});
+    org.apache.flink.configuration.Configuration options =
+        new org.apache.flink.configuration.Configuration();
+    long budget = MemorySize.parse("1mb").getBytes();
+    options.set(DeltaSinkOptions.BUFFER_BUDGET, new MemorySize(budget));
+    int partitions = 200;
+    int maxOpenFiles = 0;
+    List<DataFile> files;
+    try (PartitionedDataWriter writer = bucketWriter("arrays", type, options)) {
+      for (long i = 0; i < 2L * partitions; i++) {
+        writer.write(
+            GenericRowData.of(
+                i,
+                (int) (i % partitions),
+                new org.apache.flink.table.data.GenericArrayData(new int[] {(int) i})));
+        assertThat(writer.bufferedBytes()).isLessThanOrEqualTo(budget);
+        maxOpenFiles = Math.max(maxOpenFiles, writer.openFileCount());
+      }
+      files = writer.flush();
+    }
+
+    assertThat(maxOpenFiles).isLessThanOrEqualTo((int) (budget / (64 * 1024)));
+    assertThat(files.size()).isGreaterThan(partitions);
+    assertThat(files.stream().mapToLong(DataFile::numRecords).sum()).isEqualTo(2L * partitions);
+  }
+
   /** A writer into a new table {@code name} of {@code type}, partitioned by bucket. */
   private PartitionedDataWriter bucketWriter(String name, RowType type) {
+    return bucketWriter(name, type, new org.apache.flink.configuration.Configuration());
+  }
+
+  private PartitionedDataWriter bucketWriter(
+      String name, RowType type, org.apache.flink.configuration.Configuration options) {
     String path = dir.resolve(name).toUri().toString();
     var conf = HadoopConfigurations.of(Map.of());
     DeltaTable table = DeltaTable.open(path, conf, true, type, List.of("bucket"), Map.of());
@@ -146,7 +187,7 @@ class BufferBudgetTest {
         table.layoutFor(type, List.of("bucket")),
         conf,
         path,
-        DeltaSinkOptions.fileWriteOptions(new org.apache.flink.configuration.Configuration()),
+        DeltaSinkOptions.fileWriteOptions(options),
         name);
   }
 }
