@@ -101,6 +101,13 @@ public final class BenchmarkRows {
         DecimalData.fromUnscaledLong(i % 1_000_000, 18, 2));
   }
 
+  /** Row {@code i} with {@code partition} as its partition value instead of a country. */
+  public static RowData row(long i, String partition) {
+    GenericRowData row = (GenericRowData) row(i);
+    row.setField(TYPE.getFieldIndex(PARTITION_COLUMN), StringData.fromString(partition));
+    return row;
+  }
+
   static String country(long i) {
     return "C" + Character.forDigit((int) (i % COUNTRIES), 16);
   }

@@ -1,10 +1,7 @@
 package io.github.flinkdelta.benchmarks;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.parquet.DataFile;
-import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
-import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.sink.DeltaCommittable;
 import io.github.flinkdelta.sink.DeltaCommittableSerializer;
 import io.github.flinkdelta.sink.DeltaWriteResult;
@@ -12,9 +9,7 @@ import io.github.flinkdelta.sink.DeltaWriteResultSerializer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.StringData;
-import org.apache.hadoop.conf.Configuration;
+import java.util.stream.LongStream;
 
 /**
  * Bytes per data file in the state Flink checkpoints for the sink: a committable (what the
@@ -27,8 +22,6 @@ final class CommitterStateSize {
 
   private static final int FILES = 2_000;
   private static final int ROWS_PER_FILE = 50;
-  private static final int COUNTRY =
-      BenchmarkRows.TYPE.getFieldIndex(BenchmarkRows.PARTITION_COLUMN);
 
   private CommitterStateSize() {}
 
@@ -54,24 +47,12 @@ final class CommitterStateSize {
   }
 
   private static List<DataFile> write(String table) throws Exception {
-    Configuration conf = HadoopConfigurations.of(Map.of());
-    List<String> partitions = List.of(BenchmarkRows.PARTITION_COLUMN);
-    try (DeltaTable delta =
-            DeltaTable.open(table, conf, true, BenchmarkRows.TYPE, partitions, Map.of());
-        PartitionedDataWriter writer =
-            new PartitionedDataWriter(
-                delta.layoutFor(BenchmarkRows.TYPE, partitions),
-                conf,
-                table,
-                DeltaSinkOptions.fileWriteOptions(
-                    new org.apache.flink.configuration.Configuration()),
-                "state-size")) {
-      for (long i = 0; i < (long) FILES * ROWS_PER_FILE; i++) {
-        GenericRowData row = (GenericRowData) BenchmarkRows.row(i);
-        row.setField(COUNTRY, StringData.fromString("p" + i / ROWS_PER_FILE));
-        writer.write(row);
-      }
-      return writer.flush();
-    }
+    return SyntheticTables.write(
+        table,
+        HadoopConfigurations.of(Map.of()),
+        "state-size",
+        LongStream.range(0, (long) FILES * ROWS_PER_FILE)
+            .mapToObj(i -> BenchmarkRows.row(i, "p" + i / ROWS_PER_FILE))
+            .iterator());
   }
 }

@@ -14,9 +14,7 @@ import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 
 /**
@@ -29,9 +27,6 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
  * <p>Arguments: {@code partitions passes work-dir result-file}.
  */
 public final class ManyPartitionsRun {
-
-  private static final int COUNTRY =
-      BenchmarkRows.TYPE.getFieldIndex(BenchmarkRows.PARTITION_COLUMN);
 
   private ManyPartitionsRun() {}
 
@@ -91,11 +86,7 @@ public final class ManyPartitionsRun {
 
   /** Benchmark rows whose partition value cycles through {@code partitions} values. */
   private static GeneratorFunction<Long, RowData> spread(int partitions) {
-    return i -> {
-      GenericRowData row = (GenericRowData) BenchmarkRows.row(i);
-      row.setField(COUNTRY, StringData.fromString("p" + (i % partitions)));
-      return row;
-    };
+    return i -> BenchmarkRows.row(i, "p" + (i % partitions));
   }
 
   private static Map<Path, Integer> filesPerPartition(Path table) throws IOException {

@@ -6,8 +6,11 @@ import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
 import io.github.flinkdelta.core.table.DeltaTable;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.LongStream;
+import org.apache.flink.table.data.RowData;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -24,26 +27,38 @@ final class SyntheticTables {
 
   /** A data file as the sink writes one, partitioned by country like the benchmark rows. */
   static DataFile template(String tableUri, Configuration conf) throws IOException {
+    return write(
+            tableUri,
+            conf,
+            "template",
+            LongStream.iterate(0, i -> i < 1_000, i -> i + BenchmarkRows.COUNTRIES)
+                .mapToObj(BenchmarkRows::row)
+                .iterator())
+        .get(0);
+  }
+
+  /**
+   * Writes {@code rows} through the sink's writer, with its default options, into the table at
+   * {@code tableUri} (created partitioned by country when missing); returns the files, uncommitted.
+   */
+  static List<DataFile> write(
+      String tableUri, Configuration conf, String filePrefix, Iterator<RowData> rows)
+      throws IOException {
+    List<String> partitions = List.of(BenchmarkRows.PARTITION_COLUMN);
     try (DeltaTable table =
-            DeltaTable.open(
-                tableUri,
-                conf,
-                true,
-                BenchmarkRows.TYPE,
-                List.of(BenchmarkRows.PARTITION_COLUMN),
-                Map.of());
+            DeltaTable.open(tableUri, conf, true, BenchmarkRows.TYPE, partitions, Map.of());
         PartitionedDataWriter writer =
             new PartitionedDataWriter(
-                table.layoutFor(BenchmarkRows.TYPE, List.of(BenchmarkRows.PARTITION_COLUMN)),
+                table.layoutFor(BenchmarkRows.TYPE, partitions),
                 conf,
                 tableUri,
                 DeltaSinkOptions.fileWriteOptions(
                     new org.apache.flink.configuration.Configuration()),
-                "template")) {
-      for (long i = 0; i < 1_000; i += BenchmarkRows.COUNTRIES) {
-        writer.write(BenchmarkRows.row(i));
+                filePrefix)) {
+      while (rows.hasNext()) {
+        writer.write(rows.next());
       }
-      return writer.flush().get(0);
+      return writer.flush();
     }
   }
 
