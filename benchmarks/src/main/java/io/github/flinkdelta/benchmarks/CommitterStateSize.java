@@ -1,6 +1,7 @@
 package io.github.flinkdelta.benchmarks;
 
 import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.parquet.DataFiles;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.sink.DeltaCommittable;
 import io.github.flinkdelta.sink.DeltaCommittableSerializer;
@@ -34,7 +35,7 @@ final class CommitterStateSize {
                 "stats_json_bytes_per_file",
                 files.stream().mapToInt(file -> file.statsJson().length()).average().orElse(0));
     for (int count : new int[] {1, files.size()}) {
-      List<DataFile> some = files.subList(0, count);
+      DataFiles some = DataFiles.of(files.subList(0, count));
       byte[] committable =
           new DeltaCommittableSerializer()
               .serialize(new DeltaCommittable("an-application-id", 42, some));

@@ -58,7 +58,7 @@ final class SyntheticTables {
       while (rows.hasNext()) {
         writer.write(rows.next());
       }
-      return writer.flush();
+      return writer.flush().toList();
     }
   }
 

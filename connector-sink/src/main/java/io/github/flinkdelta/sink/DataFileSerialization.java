@@ -1,90 +1,57 @@
 package io.github.flinkdelta.sink;
 
-import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.parquet.DataFiles;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
 import java.io.EOFException;
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.zip.Deflater;
-import java.util.zip.DeflaterOutputStream;
 import java.util.zip.Inflater;
 import java.util.zip.InflaterInputStream;
 import java.util.zip.ZipException;
-import org.apache.flink.core.memory.DataInputView;
-import org.apache.flink.core.memory.DataInputViewStreamWrapper;
+import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputView;
-import org.apache.flink.core.memory.DataOutputViewStreamWrapper;
 
 /**
- * Field-by-field encoding of {@link DataFile}s shared by the state serializers. Strings are
- * length-prefixed UTF-8, so there is no 64 KB limit on statistics or paths. Since state version 2
- * the encoded files are deflated: statistics repeat the same column names and similar values from
- * file to file and shrink several times, which keeps checkpoints of many files small.
+ * The state formats of data files, shared by the state serializers:
+ *
+ * <ul>
+ *   <li>version 1: the files in their plain encoding ({@link DataFiles#readEncoded});
+ *   <li>version 2: an encoded length, a deflated length, and the plain encoding deflated;
+ *   <li>version 3: {@link DataFiles} as held in memory, deflated in chunks with their counts
+ *       ({@link DataFiles#writeTo}), so neither writing nor reading decodes a file.
+ * </ul>
  */
 final class DataFileSerialization {
 
-  private static final int BUFFER_BYTES = 64 * 1024;
-
   private DataFileSerialization() {}
 
-  static void writeFiles(List<DataFile> files, DataOutputView out) throws IOException {
-    out.writeInt(files.size());
-    for (DataFile file : files) {
-      writeString(file.path(), out);
-      out.writeLong(file.sizeBytes());
-      out.writeLong(file.numRecords());
-      out.writeInt(file.partitionValues().size());
-      for (Map.Entry<String, String> value : file.partitionValues().entrySet()) {
-        writeString(value.getKey(), out);
-        out.writeBoolean(value.getValue() != null);
-        if (value.getValue() != null) {
-          writeString(value.getValue(), out);
-        }
-      }
-      writeString(file.statsJson(), out);
-    }
-  }
-
-  /**
-   * The files, encoded and deflated (state version 2): the encoding streams into the deflater, so
-   * only the deflated bytes are ever held, not the encoded ones.
-   */
-  static void writeFilesDeflated(List<DataFile> files, DataOutputView out) throws IOException {
-    ByteArrayOutputStream deflated = new ByteArrayOutputStream(files.size() * 128 + 64);
-    Deflater deflater = new Deflater(Deflater.BEST_SPEED);
-    long encodedLength;
+  /** Reads the files of state written in {@code version}. */
+  static DataFiles readFiles(int version, DataInputDeserializer in) throws IOException {
     try {
-      CountingOutputStream encoded =
-          new CountingOutputStream(new DeflaterOutputStream(deflated, deflater, BUFFER_BYTES));
-      DataOutputViewStreamWrapper view = new DataOutputViewStreamWrapper(encoded);
-      writeFiles(files, view);
-      view.close();
-      encodedLength = encoded.count;
-    } finally {
-      deflater.end();
+      return switch (version) {
+        case 1 -> DataFiles.readEncoded(in);
+        case 2 -> readVersion2(in);
+        default -> DataFiles.readFrom(in);
+      };
+    } catch (EOFException e) {
+      throw new IOException("Corrupt sink state: the data files end early", e);
     }
-    out.writeInt(Math.toIntExact(encodedLength));
-    out.writeInt(deflated.size());
-    out.write(deflated.toByteArray());
   }
 
-  /** Reads what {@link #writeFilesDeflated} wrote, inflating as it decodes. */
-  static List<DataFile> readFilesDeflated(DataInputView in) throws IOException {
-    in.readInt(); // the encoded length, for readers that want to size a buffer
-    byte[] deflated = new byte[in.readInt()];
+  private static DataFiles readVersion2(DataInputDeserializer in) throws IOException {
+    in.readInt(); // the encoded length
+    int length = in.readInt();
+    if (length < 0 || length > in.available()) {
+      throw new IOException("Corrupt sink state: deflated files of " + length + " bytes");
+    }
+    byte[] deflated = new byte[length];
     in.readFully(deflated);
     Inflater inflater = new Inflater();
     try (InputStream inflating =
-        new InflaterInputStream(new ByteArrayInputStream(deflated), inflater, BUFFER_BYTES)) {
-      List<DataFile> files = readFiles(new DataInputViewStreamWrapper(inflating));
+        new InflaterInputStream(new ByteArrayInputStream(deflated), inflater)) {
+      DataFiles files = DataFiles.readEncoded(new DataInputStream(inflating));
       // Reading to the stream's end checks its checksum.
       if (inflating.read() != -1) {
         throw new IOException("Corrupt sink state: deflated files run past their end");
@@ -95,45 +62,6 @@ final class DataFileSerialization {
     } finally {
       inflater.end();
     }
-  }
-
-  /** Counts the bytes written through it. */
-  private static final class CountingOutputStream extends FilterOutputStream {
-    private long count;
-
-    CountingOutputStream(OutputStream out) {
-      super(out);
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      out.write(b);
-      count++;
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      out.write(b, off, len);
-      count += len;
-    }
-  }
-
-  static List<DataFile> readFiles(DataInputView in) throws IOException {
-    int count = in.readInt();
-    List<DataFile> files = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      String path = readString(in);
-      long size = in.readLong();
-      long records = in.readLong();
-      int partitions = in.readInt();
-      Map<String, String> values = new LinkedHashMap<>();
-      for (int p = 0; p < partitions; p++) {
-        String key = readString(in);
-        values.put(key, in.readBoolean() ? readString(in) : null);
-      }
-      files.add(new DataFile(path, size, records, values, readString(in)));
-    }
-    return files;
   }
 
   /** The error for state written by a newer version of the connector. */
@@ -151,8 +79,12 @@ final class DataFileSerialization {
     out.write(bytes);
   }
 
-  static String readString(DataInputView in) throws IOException {
-    byte[] bytes = new byte[in.readInt()];
+  static String readString(DataInputDeserializer in) throws IOException {
+    int length = in.readInt();
+    if (length < 0 || length > in.available()) {
+      throw new IOException("Corrupt sink state: a string of " + length + " bytes");
+    }
+    byte[] bytes = new byte[length];
     in.readFully(bytes);
     return new String(bytes, StandardCharsets.UTF_8);
   }

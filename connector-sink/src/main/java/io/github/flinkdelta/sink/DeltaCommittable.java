@@ -1,7 +1,6 @@
 package io.github.flinkdelta.sink;
 
-import io.github.flinkdelta.core.parquet.DataFile;
-import java.util.List;
+import io.github.flinkdelta.core.parquet.DataFiles;
 import java.util.Objects;
 import org.apache.flink.annotation.Internal;
 
@@ -10,9 +9,9 @@ import org.apache.flink.annotation.Internal;
  * committed as one Delta version under transaction ({@code appId}, {@code checkpointId}).
  */
 @Internal
-public record DeltaCommittable(String appId, long checkpointId, List<DataFile> files) {
+public record DeltaCommittable(String appId, long checkpointId, DataFiles files) {
   public DeltaCommittable {
     Objects.requireNonNull(appId, "appId");
-    files = List.copyOf(files);
+    Objects.requireNonNull(files, "files");
   }
 }

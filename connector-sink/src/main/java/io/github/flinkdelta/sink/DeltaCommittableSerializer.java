@@ -11,8 +11,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 public final class DeltaCommittableSerializer
     implements SimpleVersionedSerializer<DeltaCommittable> {
 
-  /** Version 1 stored files as they are; version 2 deflates them. Both are read. */
-  static final int VERSION = 2;
+  /** See {@link DataFileSerialization} for what each version holds. All are read. */
+  static final int VERSION = 3;
 
   @Override
   public int getVersion() {
@@ -24,7 +24,7 @@ public final class DeltaCommittableSerializer
     DataOutputSerializer out = new DataOutputSerializer(256);
     DataFileSerialization.writeString(committable.appId(), out);
     out.writeLong(committable.checkpointId());
-    DataFileSerialization.writeFilesDeflated(committable.files(), out);
+    committable.files().writeTo(out);
     return out.getCopyOfBuffer();
   }
 
@@ -36,11 +36,6 @@ public final class DeltaCommittableSerializer
     DataInputDeserializer in = new DataInputDeserializer(serialized);
     String appId = DataFileSerialization.readString(in);
     long checkpointId = in.readLong();
-    return new DeltaCommittable(
-        appId,
-        checkpointId,
-        version == 1
-            ? DataFileSerialization.readFiles(in)
-            : DataFileSerialization.readFilesDeflated(in));
+    return new DeltaCommittable(appId, checkpointId, DataFileSerialization.readFiles(version, in));
   }
 }

@@ -1,6 +1,5 @@
 package io.github.flinkdelta.sink;
 
-import io.github.flinkdelta.core.parquet.DataFile;
 import io.github.flinkdelta.core.table.CommitResult;
 import io.github.flinkdelta.core.table.DeltaCheckpoints;
 import io.github.flinkdelta.core.table.DeltaTable;
@@ -66,7 +65,7 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
       // snapshot state is immutable, and its lazily loaded parts are single-check caches of
       // immutable values: the two threads can at worst both load one, never see a broken one.
       checkpoints.committed(table.snapshot());
-      long records = committable.files().stream().mapToLong(DataFile::numRecords).sum();
+      long records = committable.files().numRecords();
       metrics.committed(result, durationMs, committable.files().size(), records);
       LOG.info(
           "Committed {} version {} (checkpoint {}, appId {}, {} files, {} rows, {} bytes) in {} ms",
@@ -76,7 +75,7 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
           committable.appId(),
           committable.files().size(),
           records,
-          committable.files().stream().mapToLong(DataFile::sizeBytes).sum(),
+          committable.files().sizeBytes(),
           durationMs);
       return;
     }

@@ -1,6 +1,6 @@
 package io.github.flinkdelta.sink;
 
-import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.parquet.DataFiles;
 import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
 import java.io.IOException;
 import java.util.Collection;
@@ -50,7 +50,7 @@ final class DeltaSinkWriter implements CommittingSinkWriter<RowData, DeltaWriteR
 
   @Override
   public Collection<DeltaWriteResult> prepareCommit() throws IOException {
-    List<DataFile> completed;
+    DataFiles completed;
     long started = System.nanoTime();
     try (var loader = ConnectorClassLoader.enter()) {
       completed = files.flush();

@@ -1,8 +1,7 @@
 package io.github.flinkdelta.sink;
 
-import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.parquet.DataFiles;
 import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
-import java.util.List;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
@@ -39,11 +38,9 @@ final class DeltaSinkWriterMetrics {
     lastFlushDurationMs = durationMs;
   }
 
-  void filesCompleted(List<DataFile> completed) {
-    for (DataFile file : completed) {
-      filesWritten.inc();
-      dataBytesWritten.inc(file.sizeBytes());
-      bytesOut.inc(file.sizeBytes());
-    }
+  void filesCompleted(DataFiles completed) {
+    filesWritten.inc(completed.size());
+    dataBytesWritten.inc(completed.sizeBytes());
+    bytesOut.inc(completed.sizeBytes());
   }
 }

@@ -1,13 +1,13 @@
 package io.github.flinkdelta.sink;
 
-import io.github.flinkdelta.core.parquet.DataFile;
-import java.util.List;
+import io.github.flinkdelta.core.parquet.DataFiles;
+import java.util.Objects;
 import org.apache.flink.annotation.Internal;
 
-/** The data files one writer subtask completed for one checkpoint. */
+/** The data files one writer subtask completed for one checkpoint, kept deflated. */
 @Internal
-public record DeltaWriteResult(List<DataFile> files) {
+public record DeltaWriteResult(DataFiles files) {
   public DeltaWriteResult {
-    files = List.copyOf(files);
+    Objects.requireNonNull(files, "files");
   }
 }

@@ -1,6 +1,6 @@
 package io.github.flinkdelta.sink;
 
-import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.parquet.DataFiles;
 import io.github.flinkdelta.core.table.DeltaTable;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -45,7 +45,7 @@ final class DeltaWriteResultAggregator
 
   private transient ListState<String> appIdState;
   private transient String appId;
-  private transient TreeMap<Long, List<DataFile>> pending;
+  private transient TreeMap<Long, List<DataFiles>> pending;
 
   DeltaWriteResultAggregator(DeltaSinkConfig config) {
     this.config = config;
@@ -112,7 +112,7 @@ final class DeltaWriteResultAggregator
     if (element.getValue() instanceof CommittableWithLineage<DeltaWriteResult> result) {
       pending
           .computeIfAbsent(result.getCheckpointId(), id -> new ArrayList<>())
-          .addAll(result.getCommittable().files());
+          .add(result.getCommittable().files());
     }
   }
 
@@ -127,12 +127,13 @@ final class DeltaWriteResultAggregator
   }
 
   private void emitUpTo(long checkpointId) {
-    Iterator<Map.Entry<Long, List<DataFile>>> it =
+    Iterator<Map.Entry<Long, List<DataFiles>>> it =
         pending.headMap(checkpointId, true).entrySet().iterator();
     while (it.hasNext()) {
-      Map.Entry<Long, List<DataFile>> entry = it.next();
+      Map.Entry<Long, List<DataFiles>> entry = it.next();
       long id = entry.getKey();
-      DeltaCommittable committable = new DeltaCommittable(appId, id, entry.getValue());
+      DeltaCommittable committable =
+          new DeltaCommittable(appId, id, DataFiles.concat(entry.getValue()));
       output.collect(new StreamRecord<>(new CommittableSummary<>(0, 1, id, 1, 0)));
       output.collect(new StreamRecord<>(new CommittableWithLineage<>(committable, id, 0)));
       it.remove();

@@ -1,5 +1,6 @@
 package io.github.flinkdelta.sink;
 
+import io.github.flinkdelta.core.parquet.DataFiles;
 import java.io.IOException;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
@@ -11,8 +12,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 public final class DeltaWriteResultSerializer
     implements SimpleVersionedSerializer<DeltaWriteResult> {
 
-  /** Version 1 stored files as they are; version 2 deflates them. Both are read. */
-  static final int VERSION = 2;
+  /** See {@link DataFileSerialization} for what each version holds. All are read. */
+  static final int VERSION = 3;
 
   @Override
   public int getVersion() {
@@ -22,7 +23,7 @@ public final class DeltaWriteResultSerializer
   @Override
   public byte[] serialize(DeltaWriteResult result) throws IOException {
     DataOutputSerializer out = new DataOutputSerializer(256);
-    DataFileSerialization.writeFilesDeflated(result.files(), out);
+    result.files().writeTo(out);
     return out.getCopyOfBuffer();
   }
 
@@ -32,9 +33,7 @@ public final class DeltaWriteResultSerializer
       throw DataFileSerialization.unknownVersion("Delta write result", version, VERSION);
     }
     DataInputDeserializer in = new DataInputDeserializer(serialized);
-    return new DeltaWriteResult(
-        version == 1
-            ? DataFileSerialization.readFiles(in)
-            : DataFileSerialization.readFilesDeflated(in));
+    DataFiles files = DataFileSerialization.readFiles(version, in);
+    return new DeltaWriteResult(files);
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.parquet.DataFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.LinkedHashMap;
@@ -21,21 +22,22 @@ class StateSerializersTest {
       new DeltaCommittable(
           "3f2a-app",
           42,
-          List.of(
-              new DataFile(
-                  "bucket=1/part-00000-a.snappy.parquet",
-                  1234,
-                  10,
-                  partition("bucket", "1"),
-                  "{\"numRecords\":10,\"minValues\":{\"id\":1}}"),
-              new DataFile(
-                  "bucket=__HIVE_DEFAULT_PARTITION__/part-00001-b.snappy.parquet",
-                  99,
-                  1,
-                  partition("bucket", null),
-                  "{\"numRecords\":1,\"minValues\":{\"payload\":\""
-                      + "ä".repeat(40_000)
-                      + "\"}}")));
+          DataFiles.of(
+              List.of(
+                  new DataFile(
+                      "bucket=1/part-00000-a.snappy.parquet",
+                      1234,
+                      10,
+                      partition("bucket", "1"),
+                      "{\"numRecords\":10,\"minValues\":{\"id\":1}}"),
+                  new DataFile(
+                      "bucket=__HIVE_DEFAULT_PARTITION__/part-00001-b.snappy.parquet",
+                      99,
+                      1,
+                      partition("bucket", null),
+                      "{\"numRecords\":1,\"minValues\":{\"payload\":\""
+                          + "ä".repeat(40_000)
+                          + "\"}}"))));
 
   @Test
   void committableVersion1GoldenBytesStillDecode() throws IOException {
@@ -64,6 +66,35 @@ class StateSerializersTest {
   }
 
   @Test
+  void version3GoldenBytesStillDecode() throws IOException {
+    assertThat(new DeltaCommittableSerializer().deserialize(3, golden("delta-committable-v3.bin")))
+        .isEqualTo(COMMITTABLE);
+    assertThat(new DeltaWriteResultSerializer().deserialize(3, golden("delta-write-result-v3.bin")))
+        .isEqualTo(new DeltaWriteResult(COMMITTABLE.files()));
+  }
+
+  @Test
+  void committableOfSeveralWritersRoundTripsWithoutDecoding() throws IOException {
+    DataFiles second =
+        DataFiles.of(
+            List.of(
+                new DataFile("part-00002-c.snappy.parquet", 7, 3, Map.of(), "{\"numRecords\":3}")));
+    DeltaCommittable committable =
+        new DeltaCommittable(
+            "app", 9, DataFiles.concat(List.of(COMMITTABLE.files(), DataFiles.empty(), second)));
+    DeltaCommittableSerializer serializer = new DeltaCommittableSerializer();
+
+    DeltaCommittable read =
+        serializer.deserialize(serializer.getVersion(), serializer.serialize(committable));
+
+    assertThat(read).isEqualTo(committable);
+    assertThat(read.files().size()).isEqualTo(3);
+    assertThat(read.files().numRecords()).isEqualTo(14);
+    assertThat(read.files().sizeBytes()).isEqualTo(1234 + 99 + 7);
+    assertThat(read.files().toList().get(2).path()).isEqualTo("part-00002-c.snappy.parquet");
+  }
+
+  @Test
   void manyFilesWithSimilarStatisticsTakeFewBytesEach() throws IOException {
     List<DataFile> files = new java.util.ArrayList<>();
     for (int i = 0; i < 10_000; i++) {
@@ -79,7 +110,7 @@ class StateSerializersTest {
                   + (i * 100 + 99)
                   + ",\"url\":\"https://shop.example.com/catalog/item/9\"},\"nullCount\":{\"event_id\":0,\"url\":0}}"));
     }
-    DeltaCommittable committable = new DeltaCommittable("app", 7, files);
+    DeltaCommittable committable = new DeltaCommittable("app", 7, DataFiles.of(files));
     DeltaCommittableSerializer serializer = new DeltaCommittableSerializer();
 
     byte[] bytes = serializer.serialize(committable);
@@ -93,7 +124,31 @@ class StateSerializersTest {
     byte[] bytes =
         new DeltaWriteResultSerializer().serialize(new DeltaWriteResult(COMMITTABLE.files()));
     bytes[bytes.length - 20] ^= 0x5A;
-    assertThatThrownBy(() -> new DeltaWriteResultSerializer().deserialize(2, bytes))
+    assertThatThrownBy(
+            () ->
+                new DeltaWriteResultSerializer()
+                    .deserialize(DeltaWriteResultSerializer.VERSION, bytes))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("Corrupt sink state");
+  }
+
+  @Test
+  void garbledLengthsFailClearlyWithoutHugeAllocations() throws IOException {
+    DeltaCommittableSerializer serializer = new DeltaCommittableSerializer();
+    byte[] bytes = serializer.serialize(COMMITTABLE);
+    // appId length, checkpoint id, chunk count, then the chunk's files, rows, bytes, encoded and
+    // deflated lengths.
+    int deflatedLength = 4 + "3f2a-app".length() + 8 + 4 + 4 + 8 + 8 + 4;
+    for (int offset : new int[] {0, deflatedLength}) {
+      byte[] garbled = bytes.clone();
+      garbled[offset] = 0x7F;
+      assertThatThrownBy(() -> serializer.deserialize(serializer.getVersion(), garbled))
+          .as("length at byte %d", offset)
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("Corrupt sink state");
+    }
+    byte[] truncated = java.util.Arrays.copyOf(bytes, bytes.length / 2);
+    assertThatThrownBy(() -> serializer.deserialize(serializer.getVersion(), truncated))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("Corrupt sink state");
   }

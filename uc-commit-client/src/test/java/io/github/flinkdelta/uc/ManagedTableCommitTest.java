@@ -3,7 +3,7 @@ package io.github.flinkdelta.uc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
-import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.parquet.DataFiles;
 import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.DeltaTable;
@@ -112,7 +112,7 @@ class ManagedTableCommitTest {
     }
   }
 
-  private static List<DataFile> write(DeltaTable table, List<RowData> rows, String prefix)
+  private static DataFiles write(DeltaTable table, List<RowData> rows, String prefix)
       throws Exception {
     try (PartitionedDataWriter writer =
         new PartitionedDataWriter(

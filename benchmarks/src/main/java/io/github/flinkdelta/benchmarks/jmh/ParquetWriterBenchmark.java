@@ -14,7 +14,7 @@ import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
 import io.github.flinkdelta.benchmarks.BenchmarkRows;
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
-import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.parquet.DataFiles;
 import io.github.flinkdelta.core.parquet.FileLayout;
 import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
@@ -105,7 +105,7 @@ public class ParquetWriterBenchmark {
   /** Rows per second through the sink's writer ({@code PartitionedDataWriter}). */
   @Benchmark
   @OperationsPerInvocation(ROWS)
-  public DataFile flinkDeltaWriter() throws IOException {
+  public DataFiles flinkDeltaWriter() throws IOException {
     var options =
         DeltaSinkOptions.fileWriteOptions(new org.apache.flink.configuration.Configuration());
     try (PartitionedDataWriter writer =
@@ -114,7 +114,7 @@ public class ParquetWriterBenchmark {
       for (RowData row : rows) {
         writer.write(row);
       }
-      return writer.flush().get(0);
+      return writer.flush();
     }
   }
 

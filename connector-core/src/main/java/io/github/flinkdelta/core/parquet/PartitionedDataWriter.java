@@ -50,7 +50,7 @@ public final class PartitionedDataWriter implements AutoCloseable {
   private final Map<PartitionKey, DataFileWriter> openFiles = new HashMap<>();
   private final Map<PartitionKey, HeldRows> heldRows = new HashMap<>();
   private final RowCopier copier;
-  private final List<DataFile> completed = new ArrayList<>();
+  private DataFiles.Builder completed = DataFiles.builder();
   private DataFileWriter unpartitioned;
   private long bufferedBytes;
   private long fileCounter;
@@ -178,8 +178,11 @@ public final class PartitionedDataWriter implements AutoCloseable {
     }
   }
 
-  /** Completes every open file and returns the files finished since the last flush. */
-  public List<DataFile> flush() throws IOException {
+  /**
+   * Completes every open file and returns the files finished since the last flush. Files are kept
+   * deflated from the moment they are finished, so a checkpoint of many files costs little heap.
+   */
+  public DataFiles flush() throws IOException {
     if (unpartitioned != null) {
       complete(null, unpartitioned);
     }
@@ -189,8 +192,8 @@ public final class PartitionedDataWriter implements AutoCloseable {
     for (HeldRows held : List.copyOf(heldRows.values())) {
       completed.add(release(held).finish());
     }
-    List<DataFile> files = List.copyOf(completed);
-    completed.clear();
+    DataFiles files = completed.build();
+    completed = DataFiles.builder();
     return files;
   }
 
@@ -216,6 +219,7 @@ public final class PartitionedDataWriter implements AutoCloseable {
     openFiles.values().forEach(DataFileWriter::close);
     openFiles.clear();
     heldRows.clear();
+    completed.close();
     bufferedBytes = 0;
   }
 

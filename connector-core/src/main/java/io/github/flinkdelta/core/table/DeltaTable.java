@@ -29,8 +29,6 @@ import io.github.flinkdelta.core.types.DeltaTypes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -277,7 +275,7 @@ public final class DeltaTable implements AutoCloseable {
    * txnVersion}). If the table already holds that transaction version or a later one for the app
    * id, nothing is written and the result says so.
    */
-  public CommitResult commit(String appId, long txnVersion, List<DataFile> files) {
+  public CommitResult commit(String appId, long txnVersion, Iterable<DataFile> files) {
     for (int attempt = 1; ; attempt++) {
       try {
         return commitOnce(appId, txnVersion, files).withConflicts(attempt - 1);
@@ -300,7 +298,7 @@ public final class DeltaTable implements AutoCloseable {
     }
   }
 
-  private CommitResult commitOnce(String appId, long txnVersion, List<DataFile> files)
+  private CommitResult commitOnce(String appId, long txnVersion, Iterable<DataFile> files)
       throws ConcurrentWriteException {
     try {
       return tryCommit(appId, txnVersion, files);
@@ -325,7 +323,7 @@ public final class DeltaTable implements AutoCloseable {
     }
   }
 
-  private CommitResult tryCommit(String appId, long txnVersion, List<DataFile> files)
+  private CommitResult tryCommit(String appId, long txnVersion, Iterable<DataFile> files)
       throws ConcurrentWriteException {
     Transaction txn;
     try {
@@ -360,36 +358,33 @@ public final class DeltaTable implements AutoCloseable {
 
   /**
    * The add actions of {@code files}, made as Kernel reads them: a commit of many files never holds
-   * their parsed statistics and action rows all at once. Each iteration starts afresh, as a retried
-   * commit iterates again.
+   * their decoded descriptions, parsed statistics or action rows all at once. Consecutive files of
+   * one partition share a write context. Each iteration starts afresh, as a retried commit (or
+   * Kernel's row tracking) iterates again.
    */
-  private CloseableIterable<Row> appendActions(Row state, List<DataFile> files) {
+  private CloseableIterable<Row> appendActions(Row state, Iterable<DataFile> files) {
     StructType logical = snapshot.getSchema();
     StructType physical = TableLayouts.physicalSchema(logical);
-    Map<Map<String, String>, List<DataFile>> byPartition = new LinkedHashMap<>();
-    for (DataFile file : files) {
-      byPartition.computeIfAbsent(file.partitionValues(), k -> new ArrayList<>()).add(file);
-    }
     String root = snapshot.getPath();
     String prefix = root.endsWith("/") ? root : root + "/";
     return new CloseableIterable<>() {
       @Override
       public CloseableIterator<Row> iterator() {
-        Iterator<Map.Entry<Map<String, String>, List<DataFile>>> groups =
-            byPartition.entrySet().iterator();
+        PeekingIterator<DataFile> remaining = new PeekingIterator<>(files.iterator());
         return new CloseableIterator<>() {
           private CloseableIterator<Row> group;
 
           @Override
           public boolean hasNext() {
-            while ((group == null || !group.hasNext()) && groups.hasNext()) {
+            while ((group == null || !group.hasNext()) && remaining.hasNext()) {
               close();
-              Map.Entry<Map<String, String>, List<DataFile>> next = groups.next();
+              Map<String, String> partition = remaining.peek().partitionValues();
               var context =
                   Transaction.getWriteContext(
-                      engine, state, PartitionLiterals.of(next.getKey(), logical));
+                      engine, state, PartitionLiterals.of(partition, logical));
               CloseableIterator<DataFileStatus> statuses =
-                  CloseableIteratorOf.list(next.getValue())
+                  remaining
+                      .takeWhile(file -> file.partitionValues().equals(partition))
                       .map(
                           file ->
                               new DataFileStatus(

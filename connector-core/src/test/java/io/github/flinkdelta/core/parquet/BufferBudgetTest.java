@@ -60,7 +60,7 @@ class BufferBudgetTest {
                 StringData.fromString("payload " + i + " " + "y".repeat(60))));
         maxBuffered = Math.max(maxBuffered, writer.bufferedBytes());
       }
-      files = writer.flush();
+      files = writer.flush().toList();
       assertThat(writer.openFileCount()).isZero();
       assertThat(writer.bufferedBytes()).isZero();
     }
@@ -95,7 +95,7 @@ class BufferBudgetTest {
         maxOpenFiles = Math.max(maxOpenFiles, writer.openFileCount());
       }
       assertThat(writer.bufferedBytes()).isPositive();
-      files = writer.flush();
+      files = writer.flush().toList();
       assertThat(writer.bufferedBytes()).isZero();
     }
 
@@ -116,7 +116,7 @@ class BufferBudgetTest {
         writer.write(GenericRowData.of(i, 7, StringData.fromString("x".repeat(100))));
       }
       assertThat(writer.openFileCount()).isEqualTo(1);
-      files = writer.flush();
+      files = writer.flush().toList();
     }
     assertThat(files).hasSize(1);
     assertThat(files.get(0).numRecords()).isEqualTo(2_000);
@@ -165,7 +165,7 @@ class BufferBudgetTest {
         assertThat(writer.bufferedBytes()).isLessThanOrEqualTo(budget);
         maxOpenFiles = Math.max(maxOpenFiles, writer.openFileCount());
       }
-      files = writer.flush();
+      files = writer.flush().toList();
     }
 
     assertThat(maxOpenFiles).isLessThanOrEqualTo((int) (budget / (64 * 1024)));

@@ -94,7 +94,7 @@ class FileRollingTest {
         writer.write(
             GenericRowData.of(i, StringData.fromString(Long.toHexString(i * 0x9E3779B97F4A7C15L))));
       }
-      return writer.flush();
+      return writer.flush().toList();
     }
   }
 

@@ -62,7 +62,7 @@ class ColumnMappingTest {
       for (RowData row : rows) {
         writer.write(row);
       }
-      files = writer.flush();
+      files = writer.flush().toList();
     }
     table.commit("app", 1, files);
 

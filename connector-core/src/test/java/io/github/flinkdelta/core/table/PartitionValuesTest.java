@@ -3,6 +3,7 @@ package io.github.flinkdelta.core.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.parquet.DataFiles;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.testing.CanonicalRows;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
@@ -73,5 +74,39 @@ class PartitionValuesTest {
     assertThat(Files.isDirectory(dir.resolve("partitions/p_str=a%2Fb"))).isTrue();
     assertThat(Files.isDirectory(dir.resolve("partitions/p_str=__HIVE_DEFAULT_PARTITION__")))
         .isTrue();
+  }
+
+  @Test
+  void filesOfInterleavedPartitionsCommitEachWithItsOwnValues() throws Exception {
+    String path = dir.resolve("interleaved").toUri().toString();
+    List<String> partitions = List.of("p_str", "p_date", "p_ts", "p_ltz");
+    List<RowData> rows = new ArrayList<>();
+    List<DataFile> files = new ArrayList<>();
+    for (int round = 0; round < 2; round++) {
+      List<RowData> batch = new ArrayList<>();
+      for (int p = 0; p < 3; p++) {
+        batch.add(
+            GenericRowData.of(
+                round * 10 + p,
+                StringData.fromString("p" + p),
+                p,
+                TimestampData.fromEpochMillis(0),
+                TimestampData.fromEpochMillis(0)));
+      }
+      rows.addAll(batch);
+      files.addAll(TypeRoundTripTest.write(path, TYPE, partitions, batch));
+    }
+    assertThat(files).hasSize(6);
+    for (int i = 1; i < files.size(); i++) {
+      assertThat(files.get(i).partitionValues())
+          .as("neighbouring files of different partitions")
+          .isNotEqualTo(files.get(i - 1).partitionValues());
+    }
+
+    DeltaTable.open(path, HadoopConfigurations.of(Map.of())).commit("app", 1, DataFiles.of(files));
+
+    assertThat(DeltaTableReader.readAll(path))
+        .containsExactlyInAnyOrderElementsOf(
+            rows.stream().map(r -> CanonicalRows.of(r, TYPE)).toList());
   }
 }

@@ -172,7 +172,7 @@ class TypeRoundTripTest {
       for (RowData row : rows) {
         writer.write(row);
       }
-      return writer.flush();
+      return writer.flush().toList();
     }
   }
 
