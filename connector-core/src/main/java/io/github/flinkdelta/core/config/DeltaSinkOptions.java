@@ -82,7 +82,8 @@ public final class DeltaSinkOptions {
               "Write a Delta checkpoint of every version that is a multiple of this number, on a"
                   + " thread of its own so that commits do not wait for it; 0 writes none. By"
                   + " default the table's 'delta.checkpointInterval' (10 unless set). Checkpoints"
-                  + " keep snapshot loads fast on long-running streams.");
+                  + " keep snapshot loads fast on long-running streams. Tables with the"
+                  + " 'v2Checkpoint' feature get V2-spec checkpoints.");
 
   public static final ConfigOption<Integer> COMMIT_MAX_RETRIES =
       ConfigOptions.key("sink.commit.max-retries")

@@ -1,5 +1,6 @@
 package io.github.flinkdelta.core.table;
 
+import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.engine.ExpressionHandler;
@@ -18,6 +19,7 @@ import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -31,15 +33,32 @@ import org.apache.hadoop.fs.Path;
  * trusts. Here the file is written under a hidden temporary name and renamed to its real name only
  * after the write returned normally (a rename on local and HDFS storage, a server-side copy on S3:
  * either way the checkpoint appears whole); the temporary file is always deleted.
+ *
+ * <p>For a table with the {@code v2Checkpoint} feature, the checkpoint is written to the V2 spec
+ * ({@link V2CheckpointActions}); Kernel on its own would write a classic one, which such tables
+ * must not have.
  */
 final class AtomicCheckpointEngine implements Engine {
 
   private final Engine delegate;
+  private final Configuration conf;
   private final ParquetHandler parquet;
 
   AtomicCheckpointEngine(Engine delegate, Configuration conf) {
+    this(delegate, conf, OptionalLong.empty());
+  }
+
+  private AtomicCheckpointEngine(Engine delegate, Configuration conf, OptionalLong v2Version) {
     this.delegate = delegate;
-    this.parquet = new TemporaryFirstParquetHandler(delegate.getParquetHandler(), conf);
+    this.conf = conf;
+    this.parquet = new TemporaryFirstParquetHandler(delegate.getParquetHandler(), conf, v2Version);
+  }
+
+  /** The engine to write the checkpoint of {@code snapshot} with. */
+  AtomicCheckpointEngine forCheckpointOf(Snapshot snapshot) {
+    boolean v2 = snapshot.getProtocol().getWriterFeatures().contains(V2CheckpointActions.FEATURE);
+    return new AtomicCheckpointEngine(
+        delegate, conf, v2 ? OptionalLong.of(snapshot.getVersion()) : OptionalLong.empty());
   }
 
   @Override
@@ -71,10 +90,13 @@ final class AtomicCheckpointEngine implements Engine {
 
     private final ParquetHandler delegate;
     private final Configuration conf;
+    private final OptionalLong v2Version;
 
-    TemporaryFirstParquetHandler(ParquetHandler delegate, Configuration conf) {
+    TemporaryFirstParquetHandler(
+        ParquetHandler delegate, Configuration conf, OptionalLong v2Version) {
       this.delegate = delegate;
       this.conf = conf;
+      this.v2Version = v2Version;
     }
 
     @Override
@@ -108,7 +130,9 @@ final class AtomicCheckpointEngine implements Engine {
           new Path(target.getParent(), "." + target.getName() + "." + UUID.randomUUID() + ".tmp");
       boolean renamed = false;
       try {
-        delegate.writeParquetFileAtomically(temporary.toString(), data);
+        delegate.writeParquetFileAtomically(
+            temporary.toString(),
+            v2Version.isPresent() ? V2CheckpointActions.of(data, v2Version.getAsLong()) : data);
         renamed = fs.rename(temporary, target);
         if (!renamed) {
           if (fs.exists(target)) {

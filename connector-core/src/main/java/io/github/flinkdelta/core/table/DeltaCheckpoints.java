@@ -76,7 +76,7 @@ public final class DeltaCheckpoints implements AutoCloseable {
   private void write(Snapshot snapshot) {
     long started = System.nanoTime();
     try {
-      snapshot.writeCheckpoint(engine);
+      snapshot.writeCheckpoint(engine.forCheckpointOf(snapshot));
       latest.set(snapshot.getVersion());
       LOG.info(
           "Wrote Delta checkpoint of {} at version {} in {} ms",

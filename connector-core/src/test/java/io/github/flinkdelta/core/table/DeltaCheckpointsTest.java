@@ -41,21 +41,7 @@ class DeltaCheckpointsTest {
   @Test
   void everyIntervalVersionIsCheckpointedAndSnapshotsLoadFromIt() throws Exception {
     String path = dir.resolve("t").toUri().toString();
-    Configuration conf = HadoopConfigurations.of(Map.of());
-    DeltaTable.open(path, conf, true, TYPE, List.of(), Map.of()).close();
-    List<List<Object>> expected = new ArrayList<>();
-    try (DeltaTable table = DeltaTable.open(path, conf);
-        DeltaCheckpoints checkpoints = table.checkpoints(4)) {
-      for (long checkpoint = 1; checkpoint <= 9; checkpoint++) {
-        List<DataFile> files =
-            TypeRoundTripTest.write(path, TYPE, List.of(), List.of(GenericRowData.of(checkpoint)));
-        assertThat(table.commit("app", checkpoint, files).committed()).isTrue();
-        checkpoints.committed(table.snapshot());
-        expected.add(List.of(checkpoint));
-        awaitIdle(checkpoints, checkpoint);
-      }
-      assertThat(checkpoints.latestCheckpointVersion()).isEqualTo(8);
-    }
+    List<List<Object>> expected = commitNineVersionsCheckpointingEveryFour(path, Map.of());
 
     assertThat(logFiles())
         .contains(
@@ -63,12 +49,28 @@ class DeltaCheckpointsTest {
     assertThat(logFiles()).noneMatch(name -> name.endsWith(".tmp"));
     assertThat(Files.readString(dir.resolve("t/_delta_log/_last_checkpoint")))
         .contains("\"version\":8");
+    assertThat(checkpointMetadataVersions(path, 8)).isEmpty();
     // Version 9 loads from checkpoint 8 plus one commit, and reads the same rows.
     assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(expected);
     // With the commits before it and the earlier checkpoint gone, only checkpoint 8 can serve.
-    for (int v = 0; v < 8; v++) {
-      Files.delete(dir.resolve(String.format("t/_delta_log/%020d.json", v)));
-    }
+    deleteCommitsBefore(8);
+    Files.delete(dir.resolve("t/_delta_log/00000000000000000004.checkpoint.parquet"));
+    assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  @Test
+  void aTableWithV2CheckpointsGetsV2SpecCheckpoints() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    List<List<Object>> expected =
+        commitNineVersionsCheckpointingEveryFour(path, Map.of("delta.checkpointPolicy", "v2"));
+    Engine kernel = DefaultEngine.create(HadoopConfigurations.of(Map.of()));
+    assertThat(TableManager.loadSnapshot(path).build(kernel).getProtocol().getWriterFeatures())
+        .contains("v2Checkpoint");
+
+    // Classic-named V2 checkpoints: the checkpoint metadata action, once, with the version.
+    assertThat(checkpointMetadataVersions(path, 4)).containsExactly(4L);
+    assertThat(checkpointMetadataVersions(path, 8)).containsExactly(8L);
+    deleteCommitsBefore(8);
     Files.delete(dir.resolve("t/_delta_log/00000000000000000004.checkpoint.parquet"));
     assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(expected);
   }
@@ -154,7 +156,67 @@ class DeltaCheckpointsTest {
     };
   }
 
-  private void awaitIdle(DeltaCheckpoints checkpoints, long version) throws InterruptedException {
+  /** Commits one row in each of versions 1 to 9 with a Delta checkpoint every 4; the rows. */
+  private static List<List<Object>> commitNineVersionsCheckpointingEveryFour(
+      String path, Map<String, String> properties) throws Exception {
+    Configuration conf = HadoopConfigurations.of(Map.of());
+    DeltaTable.open(path, conf, true, TYPE, List.of(), properties).close();
+    List<List<Object>> expected = new ArrayList<>();
+    try (DeltaTable table = DeltaTable.open(path, conf);
+        DeltaCheckpoints checkpoints = table.checkpoints(4)) {
+      for (long checkpoint = 1; checkpoint <= 9; checkpoint++) {
+        List<DataFile> files =
+            TypeRoundTripTest.write(path, TYPE, List.of(), List.of(GenericRowData.of(checkpoint)));
+        assertThat(table.commit("app", checkpoint, files).committed()).isTrue();
+        checkpoints.committed(table.snapshot());
+        expected.add(List.of(checkpoint));
+        awaitIdle(checkpoints, checkpoint);
+      }
+      assertThat(checkpoints.latestCheckpointVersion()).isEqualTo(8);
+    }
+    return expected;
+  }
+
+  /** The versions of the checkpoint metadata actions in the checkpoint of {@code version}. */
+  private List<Long> checkpointMetadataVersions(String path, long version) throws Exception {
+    Engine kernel = DefaultEngine.create(HadoopConfigurations.of(Map.of()));
+    Path file = dir.resolve(String.format("t/_delta_log/%020d.checkpoint.parquet", version));
+    io.delta.kernel.types.StructType schema =
+        new io.delta.kernel.types.StructType()
+            .add(
+                "checkpointMetadata",
+                new io.delta.kernel.types.StructType()
+                    .add("version", io.delta.kernel.types.LongType.LONG));
+    List<Long> versions = new ArrayList<>();
+    try (var read =
+        kernel
+            .getParquetHandler()
+            .readParquetFiles(
+                io.delta.kernel.internal.util.Utils.toCloseableIterator(
+                    List.of(FileStatus.of(file.toUri().toString(), Files.size(file), 0))
+                        .iterator()),
+                schema,
+                Optional.empty())) {
+      while (read.hasNext()) {
+        var vector = read.next().getData().getColumnVector(0);
+        for (int row = 0; row < vector.getSize(); row++) {
+          if (!vector.isNullAt(row)) {
+            versions.add(vector.getChild(0).getLong(row));
+          }
+        }
+      }
+    }
+    return versions;
+  }
+
+  private void deleteCommitsBefore(long version) throws Exception {
+    for (long v = 0; v < version; v++) {
+      Files.delete(dir.resolve(String.format("t/_delta_log/%020d.json", v)));
+    }
+  }
+
+  private static void awaitIdle(DeltaCheckpoints checkpoints, long version)
+      throws InterruptedException {
     long deadline = System.nanoTime() + 30_000_000_000L;
     while (version % 4 == 0
         && checkpoints.latestCheckpointVersion() < version
