@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkdelta.benchmarks.jmh.ParquetWriterBenchmark;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -73,7 +74,8 @@ public final class BenchmarkMain {
     }
     if (options.runs("soak")) {
       String seconds = Integer.toString(options.soakMinutes() * 60);
-      measurements.add(report(measure(SoakRun.class, "1g", work, seconds, "10000")));
+      Duration timeout = ChildJvm.TIMEOUT.plusMinutes(options.soakMinutes());
+      measurements.add(report(measure(SoakRun.class, "1g", timeout, work, seconds, "10000")));
     }
     if (!measurements.isEmpty()) {
       new ObjectMapper()
@@ -99,7 +101,12 @@ public final class BenchmarkMain {
           childArgs.addAll(settings.toArgs());
           System.out.printf(
               "%s on %s (%d/%d) ...%n", contender, scenario, repeat, options.repeats());
-          ChildJvm.run(ContenderRun.class, settings.childHeap(), childArgs, dir.resolve("run.log"));
+          ChildJvm.run(
+              ContenderRun.class,
+              settings.childHeap(),
+              childArgs,
+              dir.resolve("run.log"),
+              ChildJvm.TIMEOUT);
           RunResult result = new ObjectMapper().readValue(resultFile.toFile(), RunResult.class);
           runs.computeIfAbsent(name, key -> new ArrayList<>()).add(result);
           System.out.printf(
@@ -148,8 +155,13 @@ public final class BenchmarkMain {
    * out of memory, say) is reported as failed, with its cause, and the others still run.
    */
   private static Figures measure(Class<?> main, String heap, Path work, String... args) {
+    return measure(main, heap, ChildJvm.TIMEOUT, work, args);
+  }
+
+  private static Figures measure(
+      Class<?> main, String heap, Duration timeout, Path work, String... args) {
     try {
-      return child(main, heap, work, args);
+      return child(main, heap, timeout, work, args);
     } catch (Exception e) {
       String message = String.valueOf(e.getMessage());
       return new Figures(main.getSimpleName() + " " + String.join(" ", args))
@@ -160,6 +172,11 @@ public final class BenchmarkMain {
 
   /** Runs a measurement's main class in a JVM with {@code heap} and reads its figures. */
   static Figures child(Class<?> main, String heap, Path work, String... args) throws Exception {
+    return child(main, heap, ChildJvm.TIMEOUT, work, args);
+  }
+
+  private static Figures child(
+      Class<?> main, String heap, Duration timeout, Path work, String... args) throws Exception {
     String name = main.getSimpleName() + "-" + String.join("-", args);
     Path dir = Files.createDirectories(work.resolve(name));
     Path result = dir.resolve("result.json");
@@ -167,7 +184,7 @@ public final class BenchmarkMain {
     childArgs.add(dir.toString());
     childArgs.add(result.toString());
     System.out.printf("%s (heap %s) ...%n", name, heap);
-    ChildJvm.run(main, heap, childArgs, dir.resolve("run.log"));
+    ChildJvm.run(main, heap, childArgs, dir.resolve("run.log"), timeout);
     return Figures.read(result).put("heap", heap);
   }
 

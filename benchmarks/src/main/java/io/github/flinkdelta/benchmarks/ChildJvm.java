@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,8 +13,11 @@ import java.util.List;
  */
 final class ChildJvm {
 
-  /** Longer than any measurement but the soak should take; a run stuck collecting garbage ends. */
-  private static final long TIMEOUT_MINUTES = 20;
+  /**
+   * Longer than any measurement should take beyond its own running time (a soak's minutes); a run
+   * stuck collecting garbage ends.
+   */
+  static final Duration TIMEOUT = Duration.ofMinutes(20);
 
   private ChildJvm() {}
 
@@ -24,8 +28,11 @@ final class ChildJvm {
         .toList();
   }
 
-  /** Runs to completion; output goes to {@code log}. Fails naming the log when the JVM fails. */
-  static void run(Class<?> main, String heap, List<String> args, Path log)
+  /**
+   * Runs to completion, or fails after {@code timeout}; output goes to {@code log}. Fails naming
+   * the log when the JVM fails.
+   */
+  static void run(Class<?> main, String heap, List<String> args, Path log, Duration timeout)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -41,14 +48,14 @@ final class ChildJvm {
     Files.createDirectories(log.getParent());
     Process process =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    if (!process.waitFor(TIMEOUT_MINUTES, java.util.concurrent.TimeUnit.MINUTES)) {
+    if (!process.waitFor(timeout.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)) {
       process.destroyForcibly().waitFor();
       throw new IllegalStateException(
           main.getSimpleName()
               + " "
               + args
               + " did not end within "
-              + TIMEOUT_MINUTES
+              + timeout.toMinutes()
               + " minutes; log "
               + log);
     }
