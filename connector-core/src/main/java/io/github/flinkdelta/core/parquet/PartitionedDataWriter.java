@@ -276,10 +276,19 @@ public final class PartitionedDataWriter implements AutoCloseable {
     }
   }
 
+  /**
+   * The row's partition values.
+   *
+   * @throws NullValueException when a NOT NULL partition column holds a null (partition values are
+   *     not in the file, so the file writer never sees them)
+   */
   private PartitionKey partitionKey(RowData row) {
     Object[] values = new Object[partitionGetters.length];
     for (int i = 0; i < values.length; i++) {
       values[i] = partitionGetters[i].getFieldOrNull(row);
+      if (values[i] == null && !layout.partitionColumns().get(i).type().isNullable()) {
+        throw new NullValueException(layout.tableName(), layout.partitionColumns().get(i).name());
+      }
     }
     return new PartitionKey(values);
   }

@@ -138,6 +138,33 @@ class BufferBudgetTest {
   }
 
   @Test
+  void aNullInANotNullPartitionColumnFailsWhetherRowsAreHeldOrWritten() throws Exception {
+    RowType held =
+        RowType.of(
+            new LogicalType[] {new BigIntType(), new IntType(false)},
+            new String[] {"id", "bucket"});
+    RowType written =
+        RowType.of(
+            new LogicalType[] {
+              new BigIntType(),
+              new IntType(false),
+              new org.apache.flink.table.types.logical.ArrayType(new IntType())
+            },
+            new String[] {"id", "bucket", "tags"});
+    for (RowType type : List.of(held, written)) {
+      try (PartitionedDataWriter writer = bucketWriter("not-null-" + type.getFieldCount(), type)) {
+        GenericRowData row = new GenericRowData(type.getFieldCount());
+        row.setField(0, 1L);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> writer.write(row))
+            .as("%s", type)
+            .isInstanceOf(NullValueException.class)
+            .hasMessageContaining("column 'bucket' is NOT NULL");
+        assertThat(writer.flush().isEmpty()).isTrue();
+      }
+    }
+  }
+
+  @Test
   void openFilesOfRowsWithArraysCountAgainstTheBudgetFromTheirFirstRow() throws Exception {
     // Rows with an array column are never held: every partition gets an open file at once.
     RowType type =
