@@ -81,7 +81,12 @@ public final class DataFiles implements Iterable<DataFile> {
 
   /** Collects files one at a time, deflating as they come. */
   public static Builder builder() {
-    return new Builder();
+    return new Builder(Builder.CHUNK_ENCODED_BYTES);
+  }
+
+  /** A builder that starts a new chunk after {@code chunkEncodedBytes}; for tests. */
+  static Builder builder(int chunkEncodedBytes) {
+    return new Builder(chunkEncodedBytes);
   }
 
   /** The number of files. */
@@ -110,9 +115,13 @@ public final class DataFiles implements Iterable<DataFile> {
     return files;
   }
 
+  /**
+   * Decodes the files one at a time. Closing the iterator before its end frees the inflater at once
+   * rather than at the next garbage collection.
+   */
   @Override
-  public Iterator<DataFile> iterator() {
-    return new Iterator<>() {
+  public FileIterator iterator() {
+    return new FileIterator() {
       private final Iterator<Chunk> remaining = chunks.iterator();
       private Inflater inflater;
       private DataInputStream chunk;
@@ -137,15 +146,31 @@ public final class DataFiles implements Iterable<DataFile> {
         try {
           DataFile file = readFile(chunk);
           if (--leftInChunk == 0) {
-            inflater.end();
+            close();
           }
           return file;
         } catch (IOException e) {
-          // The bytes were checked when they were read from state; this is a bug, not corruption.
+          close();
+          // Every chunk was decoded when it was read from state; this is a bug, not corruption.
           throw new UncheckedIOException("Cannot decode data files", e);
         }
       }
+
+      @Override
+      public void close() {
+        if (inflater != null) {
+          inflater.end();
+          inflater = null;
+        }
+        leftInChunk = 0;
+      }
     };
+  }
+
+  /** An iterator over decoded files that may be closed before its end. */
+  public interface FileIterator extends Iterator<DataFile>, AutoCloseable {
+    @Override
+    void close();
   }
 
   /**
@@ -165,8 +190,8 @@ public final class DataFiles implements Iterable<DataFile> {
   }
 
   /**
-   * Reads what {@link #writeTo} wrote. Every chunk is inflated once to check its length and
-   * checksum, so corrupt state fails here, with "Corrupt sink state", and not later in a commit.
+   * Reads what {@link #writeTo} wrote. Every chunk is decoded once to check it, so corrupt state
+   * fails here, with "Corrupt sink state", and not later in a commit.
    */
   public static DataFiles readFrom(DataInput in) throws IOException {
     int count = in.readInt();
@@ -207,7 +232,10 @@ public final class DataFiles implements Iterable<DataFile> {
     }
   }
 
-  /** Equal when they hold the same files in the same order; compares decoded files. */
+  /**
+   * Equal when they hold the same files in the same order. Decodes every file: for tests and small
+   * sets, not for the sink's path.
+   */
   @Override
   public boolean equals(Object other) {
     return other instanceof DataFiles files
@@ -235,6 +263,7 @@ public final class DataFiles implements Iterable<DataFile> {
     /** Files are deflated in chunks of at most this many encoded bytes, so lengths fit an int. */
     private static final int CHUNK_ENCODED_BYTES = 1 << 30;
 
+    private final int chunkEncodedBytes;
     private final List<Chunk> chunks = new ArrayList<>();
     private Deflater deflater;
     private ByteArrayOutputStream deflated;
@@ -244,11 +273,13 @@ public final class DataFiles implements Iterable<DataFile> {
     private long sizeBytes;
     private boolean built;
 
-    private Builder() {}
+    private Builder(int chunkEncodedBytes) {
+      this.chunkEncodedBytes = chunkEncodedBytes;
+    }
 
     public Builder add(DataFile file) {
       if (built) {
-        throw new IllegalStateException("build() was called");
+        throw new IllegalStateException("The builder was built or closed");
       }
       try {
         if (encoded == null) {
@@ -262,7 +293,7 @@ public final class DataFiles implements Iterable<DataFile> {
         size++;
         numRecords += file.numRecords();
         sizeBytes += file.sizeBytes();
-        if (encoded.size() >= CHUNK_ENCODED_BYTES) {
+        if (encoded.size() >= chunkEncodedBytes) {
           finishChunk();
         }
       } catch (IOException e) {
@@ -273,6 +304,9 @@ public final class DataFiles implements Iterable<DataFile> {
 
     /** The files added so far. The builder takes no more files after this. */
     public DataFiles build() {
+      if (built) {
+        throw new IllegalStateException("The builder was built or closed");
+      }
       try {
         finishChunk();
       } catch (IOException e) {
@@ -307,6 +341,9 @@ public final class DataFiles implements Iterable<DataFile> {
       if (deflater != null) {
         deflater.end();
       }
+      encoded = null;
+      deflated = null;
+      deflater = null;
     }
   }
 
@@ -319,20 +356,34 @@ public final class DataFiles implements Iterable<DataFile> {
           new ByteArrayInputStream(deflated), inflater, STREAM_BUFFER_BYTES);
     }
 
-    /** Inflates the chunk once: its length must match and its checksum hold. */
+    /**
+     * Decodes the chunk once: it must hold exactly its count of files, with its rows and bytes,
+     * inflate to its length and pass its checksum. The counts are outside the checksum, and a wrong
+     * count would otherwise drop files silently.
+     */
     void verify() throws IOException {
       Inflater inflater = new Inflater();
       try (InputStream in = inflating(inflater)) {
-        byte[] scratch = new byte[STREAM_BUFFER_BYTES];
-        long length = 0;
-        for (int read; (read = in.read(scratch)) != -1; ) {
-          length += read;
+        DataInputStream files = new DataInputStream(in);
+        long records = 0;
+        long bytes = 0;
+        for (int i = 0; i < size; i++) {
+          DataFile file = readFile(files);
+          records += file.numRecords();
+          bytes += file.sizeBytes();
         }
-        if (length != encodedLength || !inflater.finished()) {
-          throw corrupt("files inflate to " + length + " bytes, not " + encodedLength);
+        if (in.read() != -1 || !inflater.finished()) {
+          throw corrupt("a chunk holds more than its " + size + " files");
+        }
+        if (records != numRecords || bytes != sizeBytes) {
+          throw corrupt("the files' rows or bytes do not match their chunk's counts");
+        }
+        if (inflater.getBytesWritten() != encodedLength) {
+          throw corrupt(
+              "files inflate to " + inflater.getBytesWritten() + " bytes, not " + encodedLength);
         }
       } catch (EOFException | ZipException e) {
-        throw corrupt(e.getMessage());
+        throw corrupt("the files do not decode (" + e.getMessage() + ")");
       } finally {
         inflater.end();
       }

@@ -35,8 +35,7 @@ import org.apache.hadoop.fs.Path;
  * either way the checkpoint appears whole); the temporary file is always deleted.
  *
  * <p>For a table with the {@code v2Checkpoint} feature, the checkpoint is written to the V2 spec
- * ({@link V2CheckpointActions}); Kernel on its own would write a classic one, which such tables
- * must not have.
+ * ({@link V2CheckpointActions}); Kernel on its own writes the V1 spec.
  */
 final class AtomicCheckpointEngine implements Engine {
 

@@ -18,8 +18,6 @@ import io.delta.kernel.transaction.DataLayoutSpec;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
-import io.delta.kernel.utils.CloseableIterator;
-import io.delta.kernel.utils.DataFileStatus;
 import io.github.flinkdelta.core.catalog.PathTableLocator;
 import io.github.flinkdelta.core.catalog.SnapshotSource;
 import io.github.flinkdelta.core.catalog.TableLocator;
@@ -27,11 +25,9 @@ import io.github.flinkdelta.core.parquet.DataFile;
 import io.github.flinkdelta.core.parquet.FileLayout;
 import io.github.flinkdelta.core.types.DeltaTypes;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.flink.table.types.logical.RowType;
@@ -339,7 +335,7 @@ public final class DeltaTable implements AutoCloseable {
     Row state = txn.getTransactionState(engine);
     TransactionCommitResult result;
     try {
-      result = txn.commit(engine, appendActions(state, files));
+      result = txn.commit(engine, AppendActions.of(engine, state, snapshot, files));
     } catch (ConcurrentTransactionException e) {
       refresh();
       return CommitResult.alreadyCommitted(snapshot.getVersion(), transactionVersion(appId));
@@ -354,74 +350,6 @@ public final class DeltaTable implements AutoCloseable {
     long attempts = result.getTransactionReport().getTransactionMetrics().getNumCommitAttempts();
     return new CommitResult(
         true, result.getVersion(), txnVersion, (int) Math.max(0, attempts - 1), 0, publishMillis);
-  }
-
-  /**
-   * The add actions of {@code files}, made as Kernel reads them: a commit of many files never holds
-   * their decoded descriptions, parsed statistics or action rows all at once. Consecutive files of
-   * one partition share a write context. Each iteration starts afresh, as a retried commit (or
-   * Kernel's row tracking) iterates again.
-   */
-  private CloseableIterable<Row> appendActions(Row state, Iterable<DataFile> files) {
-    StructType logical = snapshot.getSchema();
-    StructType physical = TableLayouts.physicalSchema(logical);
-    String root = snapshot.getPath();
-    String prefix = root.endsWith("/") ? root : root + "/";
-    return new CloseableIterable<>() {
-      @Override
-      public CloseableIterator<Row> iterator() {
-        PeekingIterator<DataFile> remaining = new PeekingIterator<>(files.iterator());
-        return new CloseableIterator<>() {
-          private CloseableIterator<Row> group;
-
-          @Override
-          public boolean hasNext() {
-            while ((group == null || !group.hasNext()) && remaining.hasNext()) {
-              close();
-              Map<String, String> partition = remaining.peek().partitionValues();
-              var context =
-                  Transaction.getWriteContext(
-                      engine, state, PartitionLiterals.of(partition, logical));
-              CloseableIterator<DataFileStatus> statuses =
-                  remaining
-                      .takeWhile(file -> file.partitionValues().equals(partition))
-                      .map(
-                          file ->
-                              new DataFileStatus(
-                                  prefix + file.path(),
-                                  file.sizeBytes(),
-                                  System.currentTimeMillis(),
-                                  Optional.of(StatisticsJson.parse(file.statsJson(), physical))));
-              group = Transaction.generateAppendActions(engine, state, statuses, context);
-            }
-            return group != null && group.hasNext();
-          }
-
-          @Override
-          public Row next() {
-            if (!hasNext()) {
-              throw new NoSuchElementException();
-            }
-            return group.next();
-          }
-
-          @Override
-          public void close() {
-            if (group != null) {
-              try {
-                group.close();
-              } catch (IOException e) {
-                throw new UncheckedIOException(e);
-              }
-              group = null;
-            }
-          }
-        };
-      }
-
-      @Override
-      public void close() {}
-    };
   }
 
   private static List<String> lowerCase(List<String> names) {

@@ -14,13 +14,15 @@ import java.io.IOException;
 import java.util.NoSuchElementException;
 
 /**
- * Turns the actions of a classic checkpoint into a V2-spec checkpoint under the classic name, as
- * tables with the {@code v2Checkpoint} feature require: every batch gains a {@code
- * checkpointMetadata} column, null in all rows, and one more row at the end holds the action itself
- * (the checkpoint's version, no tags). The checkpoint has no sidecar files, which the V2 spec
- * allows.
+ * Turns the actions of a V1-spec checkpoint into a V2-spec checkpoint under the classic name, for
+ * tables with the {@code v2Checkpoint} feature ({@code delta.checkpointPolicy = v2}): every batch
+ * gains a {@code checkpointMetadata} column, null in all rows, and one more row at the end holds
+ * the action itself (the checkpoint's version, no tags). The checkpoint has no sidecar files, which
+ * the V2 spec allows.
  *
- * <p>Kernel reads V2 checkpoints but writes only classic ones; this is the step between.
+ * <p>Kernel reads V2 checkpoints but writes V1-spec ones only. The protocol lets any table have
+ * those, but a table that asks for V2 checkpoints gets them here. Batches that already carry the
+ * column (a Kernel that writes V2 itself) pass through unchanged.
  */
 final class V2CheckpointActions {
 
@@ -29,7 +31,7 @@ final class V2CheckpointActions {
   private static final StructType METADATA_TYPE =
       new StructType()
           .add("version", LongType.LONG, false)
-          .add("tags", new MapType(StringType.STRING, StringType.STRING, true), true);
+          .add("tags", new MapType(StringType.STRING, StringType.STRING, false), true);
 
   private static final StructField METADATA_FIELD =
       new StructField("checkpointMetadata", METADATA_TYPE, true);
@@ -41,11 +43,11 @@ final class V2CheckpointActions {
       CloseableIterator<FilteredColumnarBatch> actions, long version) {
     return new CloseableIterator<>() {
       private StructType schema;
-      private boolean metadataWritten;
+      private boolean hasMetadata;
 
       @Override
       public boolean hasNext() {
-        return actions.hasNext() || (schema != null && !metadataWritten);
+        return actions.hasNext() || (schema != null && !hasMetadata);
       }
 
       @Override
@@ -55,15 +57,20 @@ final class V2CheckpointActions {
           ColumnarBatch data = batch.getData();
           if (schema == null) {
             schema = data.getSchema();
+            // Kernel wrote the action itself: nothing to add.
+            hasMetadata = schema.fieldNames().contains(METADATA_FIELD.getName());
+          }
+          if (hasMetadata) {
+            return batch;
           }
           ColumnVector nulls = new NullVector(METADATA_TYPE, data.getSize());
           return new FilteredColumnarBatch(
               new WiderBatch(data, widen(schema), nulls), batch.getSelectionVector());
         }
-        if (schema == null || metadataWritten) {
+        if (schema == null || hasMetadata) {
           throw new NoSuchElementException();
         }
-        metadataWritten = true;
+        hasMetadata = true;
         return new FilteredColumnarBatch(metadataRow(schema, version), java.util.Optional.empty());
       }
 

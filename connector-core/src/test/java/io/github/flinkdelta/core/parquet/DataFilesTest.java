@@ -68,6 +68,47 @@ class DataFilesTest {
   }
 
   @Test
+  void wrongCountsInAChunkHeaderFailWhenRead() throws IOException {
+    byte[] bytes = serialize(DataFiles.of(files(50)));
+    // The chunk count, then the chunk's file count (int), row count and byte count (longs).
+    for (int[] change : new int[][] {{7, 49}, {7, 51}, {15, 1}, {23, 1}}) {
+      byte[] garbled = bytes.clone();
+      garbled[change[0]] = (byte) (change[1] == 1 ? garbled[change[0]] + 1 : change[1]);
+      assertThatThrownBy(() -> DataFiles.readFrom(in(garbled)))
+          .as("byte %d", change[0])
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("Corrupt sink state");
+    }
+  }
+
+  @Test
+  void aBuilderStartsANewChunkAtItsLimitAndTheChunksReadBackInOrder() throws IOException {
+    List<DataFile> files = files(300);
+    DataFiles.Builder builder = DataFiles.builder(4_096);
+    files.forEach(builder::add);
+    DataFiles built = builder.build();
+
+    byte[] bytes = serialize(built);
+    int chunks = new DataInputStream(new ByteArrayInputStream(bytes)).readInt();
+
+    assertThat(chunks).isGreaterThan(5);
+    assertThat(DataFiles.readFrom(in(bytes)).toList()).containsExactlyElementsOf(files);
+    assertThat(built.size()).isEqualTo(300);
+  }
+
+  @Test
+  void anIteratorClosedEarlyStopsAndAFreshOneStartsOver() {
+    List<DataFile> files = files(20);
+    DataFiles held = DataFiles.of(files);
+    try (DataFiles.FileIterator it = held.iterator()) {
+      assertThat(it.next()).isEqualTo(files.get(0));
+      it.close();
+      assertThat(it.hasNext()).isFalse();
+    }
+    assertThat(held.iterator().next()).isEqualTo(files.get(0));
+  }
+
+  @Test
   void builderTakesNoFilesAfterBuild() {
     DataFiles.Builder builder = DataFiles.builder();
     builder.add(files(1).get(0));
