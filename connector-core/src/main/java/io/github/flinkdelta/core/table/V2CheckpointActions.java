@@ -154,12 +154,17 @@ final class V2CheckpointActions {
     public void close() {}
   }
 
-  /** The one-row checkpoint metadata column: the version, and null tags. */
-  private record MetadataVector(long version) implements ColumnVector {
+  /** A one-row column whose value is not null. */
+  private abstract static class OneValue implements ColumnVector {
+    private final DataType type;
+
+    OneValue(DataType type) {
+      this.type = type;
+    }
 
     @Override
     public DataType getDataType() {
-      return METADATA_TYPE;
+      return type;
     }
 
     @Override
@@ -170,44 +175,32 @@ final class V2CheckpointActions {
     @Override
     public boolean isNullAt(int rowId) {
       return false;
-    }
-
-    @Override
-    public ColumnVector getChild(int ordinal) {
-      if (ordinal == 0) {
-        return new VersionVector(version);
-      }
-      return new NullVector(METADATA_TYPE.at(ordinal).getDataType(), 1);
     }
 
     @Override
     public void close() {}
   }
 
-  /** One non-null long. */
-  private record VersionVector(long version) implements ColumnVector {
+  /** The one-row checkpoint metadata column: the version, and null tags. */
+  private static final class MetadataVector extends OneValue {
+    private final long version;
 
-    @Override
-    public DataType getDataType() {
-      return LongType.LONG;
+    MetadataVector(long version) {
+      super(METADATA_TYPE);
+      this.version = version;
     }
 
     @Override
-    public int getSize() {
-      return 1;
+    public ColumnVector getChild(int ordinal) {
+      if (ordinal == 0) {
+        return new OneValue(LongType.LONG) {
+          @Override
+          public long getLong(int rowId) {
+            return version;
+          }
+        };
+      }
+      return new NullVector(METADATA_TYPE.at(ordinal).getDataType(), 1);
     }
-
-    @Override
-    public boolean isNullAt(int rowId) {
-      return false;
-    }
-
-    @Override
-    public long getLong(int rowId) {
-      return version;
-    }
-
-    @Override
-    public void close() {}
   }
 }
