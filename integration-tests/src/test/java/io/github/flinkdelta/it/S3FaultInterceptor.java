@@ -11,6 +11,7 @@ import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpResponse;
 
 /**
@@ -19,6 +20,11 @@ import software.amazon.awssdk.http.SdkHttpResponse;
  * connection reset: not applied) or are answered {@code 503 SlowDown} after s3proxy applied them
  * (throttling, or a lost response). S3A and the SDK retry both; a burst longer than their retries
  * fails the operation, and with it the task.
+ *
+ * <p>GET responses are never turned into 503s: the SDK streams a GET's body without looking again
+ * at a status changed here, so S3A would read the error text as the object's first bytes and the
+ * rest from a reopened stream. S3 cannot answer that way, and a publish that copies a commit file
+ * would persist the mix (a chaos run once did).
  */
 public final class S3FaultInterceptor implements ExecutionInterceptor {
 
@@ -32,7 +38,7 @@ public final class S3FaultInterceptor implements ExecutionInterceptor {
     RESETS.set(count);
   }
 
-  /** The next {@code count} S3 requests are applied, then answered 503 SlowDown. */
+  /** The next {@code count} S3 requests other than GETs are applied, then answered 503 SlowDown. */
   static void slowDownNext(int count) {
     SLOW_DOWNS.set(count);
   }
@@ -59,7 +65,8 @@ public final class S3FaultInterceptor implements ExecutionInterceptor {
   @Override
   public SdkHttpResponse modifyHttpResponse(
       Context.ModifyHttpResponse context, ExecutionAttributes attrs) {
-    if (SLOW_DOWNS.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+    if (context.httpRequest().method() != SdkHttpMethod.GET
+        && SLOW_DOWNS.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
       INJECTED.incrementAndGet();
       attrs.putAttribute(SLOWED, true);
       return context.httpResponse().toBuilder().statusCode(503).statusText("Slow Down").build();
