@@ -35,11 +35,24 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
   private DeltaTable table;
   private DeltaCheckpoints checkpoints;
 
+  /**
+   * @param receivesCommittables whether this subtask is the one the aggregator sends every
+   *     committable to: it loads the table now, so that the first commit after a (re)start does not
+   *     wait for the snapshot
+   */
   DeltaCommitter(
-      DeltaSinkConfig config, OptionalLong restoredCheckpointId, DeltaCommitterMetrics metrics) {
+      DeltaSinkConfig config,
+      OptionalLong restoredCheckpointId,
+      DeltaCommitterMetrics metrics,
+      boolean receivesCommittables) {
     this.config = config;
     this.restoredCheckpointId = restoredCheckpointId;
     this.metrics = metrics;
+    if (receivesCommittables) {
+      try (var loader = ConnectorClassLoader.enter()) {
+        table();
+      }
+    }
   }
 
   @Override
@@ -68,7 +81,7 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
       long records = committable.files().numRecords();
       metrics.committed(result, durationMs, committable.files().size(), records);
       LOG.info(
-          "Committed {} version {} (checkpoint {}, appId {}, {} files, {} rows, {} bytes) in {} ms",
+          "Committed {} version {} (checkpoint {}, appId {}, {} files, {} rows, {} bytes) in {} ms (publish {} ms)",
           config.tableName(),
           result.tableVersion(),
           committable.checkpointId(),
@@ -76,7 +89,9 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
           committable.files().size(),
           records,
           committable.files().sizeBytes(),
-          durationMs);
+          durationMs,
+          result.publishMillis());
+      reloadAfterCheckpoint();
       return;
     }
     // Kernel refuses a transaction whose version the table's app id has reached. Commits of one
@@ -103,6 +118,23 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
         config.tableName(),
         tableTxn);
     request.signalAlreadyCommitted();
+  }
+
+  /**
+   * Once the commit is visible: a new Delta checkpoint lets the table start a fresh log segment
+   * (see {@link DeltaTable#reloadAfterCheckpoint}). A failed reload costs nothing but time, so the
+   * commits go on from the current snapshot and the next commit tries again.
+   */
+  private void reloadAfterCheckpoint() {
+    try {
+      table.reloadAfterCheckpoint(checkpoints.latestCheckpointVersion());
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Could not reload {} from its latest Delta checkpoint; commits go on from the current"
+              + " snapshot",
+          config.tableName(),
+          e);
+    }
   }
 
   private DeltaTable table() {

@@ -79,7 +79,8 @@ public final class DeltaSink
     return new DeltaCommitter(
         config,
         context.getRestoredCheckpointId(),
-        new DeltaCommitterMetrics(context.metricGroup(), config.tableName(), Clock.systemUTC()));
+        new DeltaCommitterMetrics(context.metricGroup(), config.tableName(), Clock.systemUTC()),
+        context.getTaskInfo().getIndexOfThisSubtask() == 0);
   }
 
   @Internal

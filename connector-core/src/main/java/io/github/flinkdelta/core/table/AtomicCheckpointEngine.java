@@ -2,6 +2,7 @@ package io.github.flinkdelta.core.table;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.engine.ExpressionHandler;
 import io.delta.kernel.engine.FileReadResult;
@@ -36,8 +37,18 @@ import org.apache.hadoop.fs.Path;
  *
  * <p>For a table with the {@code v2Checkpoint} feature, the checkpoint is written to the V2 spec
  * ({@link V2CheckpointActions}); Kernel on its own writes the V1 spec.
+ *
+ * <p>Parquet holds a row group in memory until it is complete, and a checkpoint holds one row per
+ * live file: with Parquet's default row group of 128 MB, the heap a checkpoint write takes would
+ * grow with the table for as long as the stream runs. {@link #on} bounds the row group (unless the
+ * Hadoop configuration sets {@code parquet.block.size}).
  */
 final class AtomicCheckpointEngine implements Engine {
+
+  /** The row-group size of checkpoints when the Hadoop configuration sets none. */
+  static final long CHECKPOINT_ROW_GROUP_BYTES = 8L << 20;
+
+  private static final String ROW_GROUP_SIZE_KEY = "parquet.block.size";
 
   private final Engine delegate;
   private final Configuration conf;
@@ -45,6 +56,20 @@ final class AtomicCheckpointEngine implements Engine {
 
   AtomicCheckpointEngine(Engine delegate, Configuration conf) {
     this(delegate, conf, OptionalLong.empty());
+  }
+
+  /** Writes checkpoints with {@code tableConf} and row groups of a bounded size. */
+  static AtomicCheckpointEngine on(Configuration tableConf) {
+    Configuration conf = checkpointConf(tableConf);
+    return new AtomicCheckpointEngine(DefaultEngine.create(conf), conf);
+  }
+
+  static Configuration checkpointConf(Configuration tableConf) {
+    Configuration conf = new Configuration(tableConf);
+    if (conf.get(ROW_GROUP_SIZE_KEY) == null) {
+      conf.setLong(ROW_GROUP_SIZE_KEY, CHECKPOINT_ROW_GROUP_BYTES);
+    }
+    return conf;
   }
 
   private AtomicCheckpointEngine(Engine delegate, Configuration conf, OptionalLong v2Version) {

@@ -60,6 +60,7 @@ public final class DeltaTable implements AutoCloseable {
   private final SnapshotSource source;
   private final int maxCommitRetries;
   private Snapshot snapshot;
+  private long reloadedAtCheckpoint = -1;
 
   private DeltaTable(TableLocator locator, Configuration conf, int maxCommitRetries) {
     this.maxCommitRetries = maxCommitRetries;
@@ -202,6 +203,22 @@ public final class DeltaTable implements AutoCloseable {
     snapshot = source.latest(engine);
   }
 
+  /**
+   * Reloads the latest snapshot if a Delta checkpoint newer than the last reload exists. The
+   * snapshot a commit leaves is the one it was built on plus that commit: it keeps the log segment
+   * the table was loaded with and lists every commit since. Kernel replays those commits for each
+   * transaction's domain metadata and for every Delta checkpoint, so without a reload both would
+   * grow in time and memory for as long as a job streams.
+   *
+   * @param checkpointVersion the version of the latest Delta checkpoint, or -1 for none
+   */
+  public void reloadAfterCheckpoint(long checkpointVersion) {
+    if (checkpointVersion > reloadedAtCheckpoint) {
+      refresh();
+      reloadedAtCheckpoint = checkpointVersion;
+    }
+  }
+
   /** The table as messages name it. */
   public String name() {
     return name;
@@ -224,7 +241,7 @@ public final class DeltaTable implements AutoCloseable {
    *     delta.checkpointInterval}, 0 writes none
    */
   public DeltaCheckpoints checkpoints(Integer interval) {
-    return new DeltaCheckpoints(name, new AtomicCheckpointEngine(engine, conf), interval);
+    return new DeltaCheckpoints(name, AtomicCheckpointEngine.on(conf), interval);
   }
 
   @Override

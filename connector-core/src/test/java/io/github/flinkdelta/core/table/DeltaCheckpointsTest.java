@@ -8,6 +8,8 @@ import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
+import io.delta.kernel.internal.SnapshotImpl;
+import io.delta.kernel.internal.snapshot.LogSegment;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import io.github.flinkdelta.core.parquet.DataFile;
@@ -27,6 +29,8 @@ import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +39,8 @@ class DeltaCheckpointsTest {
 
   private static final RowType TYPE =
       RowType.of(new LogicalType[] {new BigIntType()}, new String[] {"id"});
+
+  private static final String ROW_GROUP_KEY = "parquet.block.size";
 
   @TempDir Path dir;
 
@@ -68,6 +74,101 @@ class DeltaCheckpointsTest {
     assertThat(checkpointMetadataVersions(path, 4)).containsExactly(4L);
     assertThat(checkpointMetadataVersions(path, 8)).containsExactly(8L);
     assertCheckpoint8AloneServes(path, expected);
+  }
+
+  @Test
+  void aReloadAfterEachCheckpointKeepsTheLogSegmentShort() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    Configuration conf = HadoopConfigurations.of(Map.of());
+    DeltaTable.open(path, conf, true, TYPE, List.of(), Map.of()).close();
+    try (DeltaTable following = DeltaTable.open(path, conf);
+        DeltaTable notFollowing = DeltaTable.open(path, conf);
+        DeltaCheckpoints checkpoints = following.checkpoints(4)) {
+      for (long checkpoint = 1; checkpoint <= 9; checkpoint++) {
+        List<DataFile> files =
+            TypeRoundTripTest.write(path, TYPE, List.of(), List.of(GenericRowData.of(checkpoint)));
+        assertThat(following.commit("app", checkpoint, files).committed()).isTrue();
+        checkpoints.committed(following.snapshot());
+        awaitIdle(checkpoints, checkpoint);
+        following.reloadAfterCheckpoint(checkpoints.latestCheckpointVersion());
+        notFollowing.refresh();
+        assertThat(notFollowing.snapshot().getVersion()).isEqualTo(checkpoint);
+        assertThat(following.snapshot().getVersion()).isEqualTo(checkpoint);
+      }
+      // Version 9 is checkpoint 8 plus one commit; without reloads, every commit since the load.
+      LogSegment segment = ((SnapshotImpl) following.snapshot()).getLogSegment();
+      assertThat(segment.getCheckpointVersionOpt()).contains(8L);
+      assertThat(segment.getDeltas()).hasSize(1);
+      assertThat(following.transactionVersion("app")).isEqualTo(9);
+    }
+    try (DeltaTable loaded = DeltaTable.open(path, conf)) {
+      assertThat(((SnapshotImpl) loaded.snapshot()).getLogSegment().getDeltas()).hasSize(1);
+    }
+  }
+
+  @Test
+  void aSnapshotThatOnlyFollowsCommitsKeepsEveryCommitSinceItsLoad() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    Configuration conf = HadoopConfigurations.of(Map.of());
+    DeltaTable.open(path, conf, true, TYPE, List.of(), Map.of()).close();
+    try (DeltaTable table = DeltaTable.open(path, conf);
+        DeltaCheckpoints checkpoints = table.checkpoints(4)) {
+      for (long checkpoint = 1; checkpoint <= 9; checkpoint++) {
+        List<DataFile> files =
+            TypeRoundTripTest.write(path, TYPE, List.of(), List.of(GenericRowData.of(checkpoint)));
+        assertThat(table.commit("app", checkpoint, files).committed()).isTrue();
+        checkpoints.committed(table.snapshot());
+        awaitIdle(checkpoints, checkpoint);
+      }
+      // What reloadAfterCheckpoint exists for: Kernel extends the loaded segment commit by commit.
+      assertThat(((SnapshotImpl) table.snapshot()).getLogSegment().getDeltas()).hasSize(10);
+    }
+  }
+
+  @Test
+  void checkpointsAreWrittenInRowGroupsOfBoundedSize() throws Exception {
+    assertThat(AtomicCheckpointEngine.checkpointConf(new Configuration(false)).get(ROW_GROUP_KEY))
+        .isEqualTo(Long.toString(AtomicCheckpointEngine.CHECKPOINT_ROW_GROUP_BYTES));
+    Configuration small = HadoopConfigurations.of(Map.of());
+    small.setLong(ROW_GROUP_KEY, 1);
+    assertThat(AtomicCheckpointEngine.checkpointConf(small).get(ROW_GROUP_KEY)).isEqualTo("1");
+
+    // A row group holds its rows in memory until it is complete; with a tiny bound, Parquet closes
+    // one at its first size check (every 100 rows), so 1,200 files take several.
+    String path = dir.resolve("t").toUri().toString();
+    DeltaTable.open(path, small, true, TYPE, List.of(), Map.of()).close();
+    try (DeltaTable table = DeltaTable.open(path, small);
+        DeltaCheckpoints checkpoints = table.checkpoints(4)) {
+      for (long version = 1; version <= 4; version++) {
+        List<DataFile> files = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+          files.add(
+              new DataFile(
+                  "part-" + version + "-" + i + ".parquet",
+                  1_000,
+                  1,
+                  Map.of(),
+                  "{\"numRecords\":1,\"minValues\":{\"id\":" + i + "}}"));
+        }
+        assertThat(table.commit("app", version, files).committed()).isTrue();
+        checkpoints.committed(table.snapshot());
+      }
+      awaitIdle(checkpoints, 4);
+      assertThat(checkpoints.latestCheckpointVersion()).isEqualTo(4);
+    }
+    Path checkpoint = dir.resolve("t/_delta_log/00000000000000000004.checkpoint.parquet");
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(
+            HadoopInputFile.fromPath(
+                new org.apache.hadoop.fs.Path(checkpoint.toUri()), new Configuration(false)))) {
+      assertThat(reader.getFooter().getBlocks()).hasSizeGreaterThan(3);
+      assertThat(reader.getRecordCount()).isGreaterThan(1_200);
+    }
+    // Without the commits before it, version 4 loads from the checkpoint's row groups alone.
+    for (long v = 0; v < 4; v++) {
+      Files.delete(dir.resolve(String.format("t/_delta_log/%020d.json", v)));
+    }
+    assertThat(DeltaTableReader.fileCount(path)).isEqualTo(1_200);
   }
 
   @Test
