@@ -1,5 +1,6 @@
 package io.github.flinkdelta.benchmarks;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -27,6 +28,16 @@ record HeapTrend(double firstThirdMb, double lastThirdMb, double maxMb, double s
     }
     double bytesPerMilli = variance == 0 ? 0 : covariance / variance;
     return new HeapTrend(first, last, max, bytesPerMilli * 3_600_000 / 1e6);
+  }
+
+  /** The sample closest after each tenth of the samples, in MB rounded to 0.1. */
+  static List<Double> atEachTenth(List<long[]> samples) {
+    List<Double> tenths = new ArrayList<>();
+    for (int tenth = 1; tenth <= 10; tenth++) {
+      int index = Math.min(samples.size() - 1, samples.size() * tenth / 10);
+      tenths.add(Math.round(samples.get(index)[1] / 1e5) / 10.0);
+    }
+    return tenths;
   }
 
   private static double averageMb(List<long[]> samples) {

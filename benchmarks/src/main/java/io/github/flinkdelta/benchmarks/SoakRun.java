@@ -102,7 +102,8 @@ public final class SoakRun {
           .put("heap_after_warmup_first_third_mb", trend.firstThirdMb())
           .put("heap_last_third_mb", trend.lastThirdMb())
           .put("heap_max_after_warmup_mb", trend.maxMb())
-          .put("heap_slope_mb_per_hour", trend.slopeMbPerHour());
+          .put("heap_slope_mb_per_hour", trend.slopeMbPerHour())
+          .put("heap_mb_at_each_tenth", HeapTrend.atEachTenth(samples));
       if (output.rows() != rows) {
         throw new IllegalStateException("Rows lost or duplicated:\n" + figures);
       }

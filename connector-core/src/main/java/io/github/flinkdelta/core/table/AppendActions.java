@@ -1,5 +1,6 @@
 package io.github.flinkdelta.core.table;
 
+import io.delta.kernel.DataWriteContext;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Transaction;
 import io.delta.kernel.data.Row;
@@ -12,6 +13,7 @@ import io.github.flinkdelta.core.parquet.DataFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
@@ -19,12 +21,14 @@ import java.util.Optional;
 /** The Delta add actions that append data files to a table in one commit. */
 final class AppendActions {
 
+  private static final int MAX_CACHED_CONTEXTS = 1_024;
+
   private AppendActions() {}
 
   /**
    * The add actions of {@code files}, made as Kernel reads them: a commit of many files never holds
    * their decoded descriptions, parsed statistics or action rows all at once. Consecutive files of
-   * one partition share a write context. Each iteration starts afresh, as a retried commit (or
+   * one partition share one call to Kernel. Each iteration starts afresh, as a retried commit (or
    * Kernel's row tracking) iterates again.
    */
   static CloseableIterable<Row> of(
@@ -33,6 +37,17 @@ final class AppendActions {
     StructType physical = TableLayouts.physicalSchema(logical);
     String root = snapshot.getPath();
     String prefix = root.endsWith("/") ? root : root + "/";
+    // Kernel parses the table schema for every write context. The files of one partition come in
+    // a run per writer subtask (and Kernel's row tracking iterates twice), so recent contexts are
+    // kept, a bounded number of them.
+    Map<Map<String, String>, DataWriteContext> contexts =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(
+              Map.Entry<Map<String, String>, DataWriteContext> eldest) {
+            return size() > MAX_CACHED_CONTEXTS;
+          }
+        };
     return new CloseableIterable<>() {
       @Override
       public CloseableIterator<Row> iterator() {
@@ -46,9 +61,12 @@ final class AppendActions {
             while ((group == null || !group.hasNext()) && remaining.hasNext()) {
               closeGroup();
               Map<String, String> partition = remaining.peek().partitionValues();
-              var context =
-                  Transaction.getWriteContext(
-                      engine, state, PartitionLiterals.of(partition, logical));
+              DataWriteContext context =
+                  contexts.computeIfAbsent(
+                      partition,
+                      p ->
+                          Transaction.getWriteContext(
+                              engine, state, PartitionLiterals.of(p, logical)));
               CloseableIterator<DataFileStatus> statuses =
                   remaining
                       .takeWhile(file -> file.partitionValues().equals(partition))
