@@ -126,8 +126,15 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
    * commits go on from the current snapshot and the next commit tries again.
    */
   private void reloadAfterCheckpoint() {
+    long started = System.nanoTime();
     try {
-      table.reloadAfterCheckpoint(checkpoints.latestCheckpointVersion());
+      if (table.reloadAfterCheckpoint(checkpoints.latestCheckpointVersion())) {
+        LOG.info(
+            "Reloaded {} at version {} from its latest Delta checkpoint in {} ms",
+            config.tableName(),
+            table.snapshot().getVersion(),
+            (System.nanoTime() - started) / 1_000_000);
+      }
     } catch (RuntimeException e) {
       LOG.warn(
           "Could not reload {} from its latest Delta checkpoint; commits go on from the current"

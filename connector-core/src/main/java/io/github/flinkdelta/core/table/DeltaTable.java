@@ -211,12 +211,15 @@ public final class DeltaTable implements AutoCloseable {
    * grow in time and memory for as long as a job streams.
    *
    * @param checkpointVersion the version of the latest Delta checkpoint, or -1 for none
+   * @return whether it reloaded
    */
-  public void reloadAfterCheckpoint(long checkpointVersion) {
-    if (checkpointVersion > reloadedAtCheckpoint) {
-      refresh();
-      reloadedAtCheckpoint = checkpointVersion;
+  public boolean reloadAfterCheckpoint(long checkpointVersion) {
+    if (checkpointVersion <= reloadedAtCheckpoint) {
+      return false;
     }
+    refresh();
+    reloadedAtCheckpoint = checkpointVersion;
+    return true;
   }
 
   /** The table as messages name it. */
