@@ -16,6 +16,11 @@ final class CommitLatencies {
    * several steps, like FileSink renaming file by file, is visible when its last step is.)
    */
   static List<Long> of(List<Long> completions, List<Long> commitTimes) {
+    return of(completions, commitTimes, Long.MIN_VALUE);
+  }
+
+  /** As {@link #of(List, List)}, for the checkpoints completed at or after {@code fromMillis}. */
+  static List<Long> of(List<Long> completions, List<Long> commitTimes, long fromMillis) {
     TreeSet<Long> completed = new TreeSet<>(completions);
     TreeMap<Long, Long> lastSeenByCheckpoint = new TreeMap<>();
     for (long seen : commitTimes) {
@@ -25,7 +30,9 @@ final class CommitLatencies {
       }
     }
     List<Long> latencies = new ArrayList<>();
-    lastSeenByCheckpoint.forEach((checkpoint, seen) -> latencies.add(seen - checkpoint));
+    lastSeenByCheckpoint
+        .tailMap(fromMillis)
+        .forEach((checkpoint, seen) -> latencies.add(seen - checkpoint));
     latencies.sort(null);
     return latencies;
   }

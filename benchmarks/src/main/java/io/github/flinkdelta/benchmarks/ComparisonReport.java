@@ -28,7 +28,7 @@ final class ComparisonReport {
 
   void print(PrintStream out) {
     out.printf(
-        "%-22s %-14s %11s %11s %8s %6s %7s %8s %8s %9s %6s%n",
+        "%-22s %-14s %11s %11s %8s %6s %7s %8s %8s %12s %9s %6s%n",
         "contender",
         "scenario",
         "rows/s",
@@ -38,12 +38,13 @@ final class ComparisonReport {
         "commits",
         "p50 ms",
         "p99 ms",
+        "p99 warm ms",
         "heap MB",
         "codec");
     for (RunResult r : results) {
       out.printf(
           Locale.ROOT,
-          "%-22s %-14s %,11.0f %,11.0f %8.1f %6d %7d %8.0f %8.0f %9.0f %6s%n",
+          "%-22s %-14s %,11.0f %,11.0f %8.1f %6d %7d %8.0f %8.0f %12.0f %9.0f %6s%n",
           r.contender(),
           r.scenario(),
           r.rowsPerSecond(),
@@ -53,6 +54,7 @@ final class ComparisonReport {
           r.commits(),
           r.commitLatencyP50Ms(),
           r.commitLatencyP99Ms(),
+          r.commitLatencyP99AfterWarmUpMs(),
           r.peakHeapBytes() / 1e6,
           r.codec());
     }

@@ -10,6 +10,9 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  *     embedded catalog included)
  * @param commitLatencyP50Ms from a checkpoint's completion (its last acknowledgement) to the moment
  *     its commit was visible, over every checkpoint that committed data
+ * @param commitLatencyP99AfterWarmUpMs the same over the checkpoints completed after the first
+ *     {@link ContenderRun#WARM_UP_MILLIS} of the job, when the JIT compilers no longer compete with
+ *     the sink for the cores
  * @param peakHeapBytes the largest heap in use right after a garbage collection
  * @param rowsPerSecondOfRepetitions rows/s of every repetition; the other figures are the fastest's
  */
@@ -29,6 +32,8 @@ public record RunResult(
     double commitLatencyP50Ms,
     double commitLatencyP99Ms,
     double commitLatencyMaxMs,
+    int commitsAfterWarmUp,
+    double commitLatencyP99AfterWarmUpMs,
     long peakHeapBytes,
     long maxHeapBytes,
     String codec,
@@ -55,6 +60,8 @@ public record RunResult(
         commitLatencyP50Ms,
         commitLatencyP99Ms,
         commitLatencyMaxMs,
+        commitsAfterWarmUp,
+        commitLatencyP99AfterWarmUpMs,
         peakHeapBytes,
         maxHeapBytes,
         codec,

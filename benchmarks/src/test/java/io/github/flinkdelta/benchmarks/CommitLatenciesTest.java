@@ -14,6 +14,7 @@ class CommitLatenciesTest {
     List<Long> commits = List.of(500L, 1_040L, 2_010L, 2_030L, 2_090L);
 
     assertThat(CommitLatencies.of(completions, commits)).containsExactly(40L, 90L);
+    assertThat(CommitLatencies.of(completions, commits, 1_500L)).containsExactly(90L);
   }
 
   @Test
