@@ -79,50 +79,22 @@ class DeltaCheckpointsTest {
   @Test
   void aReloadAfterEachCheckpointKeepsTheLogSegmentShort() throws Exception {
     String path = dir.resolve("t").toUri().toString();
-    Configuration conf = HadoopConfigurations.of(Map.of());
-    DeltaTable.open(path, conf, true, TYPE, List.of(), Map.of()).close();
-    try (DeltaTable following = DeltaTable.open(path, conf);
-        DeltaTable notFollowing = DeltaTable.open(path, conf);
-        DeltaCheckpoints checkpoints = following.checkpoints(4)) {
-      for (long checkpoint = 1; checkpoint <= 9; checkpoint++) {
-        List<DataFile> files =
-            TypeRoundTripTest.write(path, TYPE, List.of(), List.of(GenericRowData.of(checkpoint)));
-        assertThat(following.commit("app", checkpoint, files).committed()).isTrue();
-        checkpoints.committed(following.snapshot());
-        awaitIdle(checkpoints, checkpoint);
-        following.reloadAfterCheckpoint(checkpoints.latestCheckpointVersion());
-        notFollowing.refresh();
-        assertThat(notFollowing.snapshot().getVersion()).isEqualTo(checkpoint);
-        assertThat(following.snapshot().getVersion()).isEqualTo(checkpoint);
-      }
-      // Version 9 is checkpoint 8 plus one commit; without reloads, every commit since the load.
-      LogSegment segment = ((SnapshotImpl) following.snapshot()).getLogSegment();
-      assertThat(segment.getCheckpointVersionOpt()).contains(8L);
-      assertThat(segment.getDeltas()).hasSize(1);
-      assertThat(following.transactionVersion("app")).isEqualTo(9);
-    }
-    try (DeltaTable loaded = DeltaTable.open(path, conf)) {
+    // Version 9 is checkpoint 8 plus one commit, as a fresh load sees it.
+    LogSegment segment = segmentAfterNineCommits(path, true);
+    assertThat(segment.getCheckpointVersionOpt()).contains(8L);
+    assertThat(segment.getDeltas()).hasSize(1);
+    try (DeltaTable loaded = DeltaTable.open(path, HadoopConfigurations.of(Map.of()))) {
       assertThat(((SnapshotImpl) loaded.snapshot()).getLogSegment().getDeltas()).hasSize(1);
+      assertThat(loaded.transactionVersion("app")).isEqualTo(9);
     }
   }
 
   @Test
-  void aSnapshotThatOnlyFollowsCommitsKeepsEveryCommitSinceItsLoad() throws Exception {
-    String path = dir.resolve("t").toUri().toString();
-    Configuration conf = HadoopConfigurations.of(Map.of());
-    DeltaTable.open(path, conf, true, TYPE, List.of(), Map.of()).close();
-    try (DeltaTable table = DeltaTable.open(path, conf);
-        DeltaCheckpoints checkpoints = table.checkpoints(4)) {
-      for (long checkpoint = 1; checkpoint <= 9; checkpoint++) {
-        List<DataFile> files =
-            TypeRoundTripTest.write(path, TYPE, List.of(), List.of(GenericRowData.of(checkpoint)));
-        assertThat(table.commit("app", checkpoint, files).committed()).isTrue();
-        checkpoints.committed(table.snapshot());
-        awaitIdle(checkpoints, checkpoint);
-      }
-      // What reloadAfterCheckpoint exists for: Kernel extends the loaded segment commit by commit.
-      assertThat(((SnapshotImpl) table.snapshot()).getLogSegment().getDeltas()).hasSize(10);
-    }
+  void withoutReloadsTheSnapshotKeepsEveryCommitSinceItsLoad() throws Exception {
+    // What reloadAfterCheckpoint exists for: Kernel extends the loaded segment commit by commit.
+    LogSegment segment = segmentAfterNineCommits(dir.resolve("t").toUri().toString(), false);
+    assertThat(segment.getCheckpointVersionOpt()).isEmpty();
+    assertThat(segment.getDeltas()).hasSize(10);
   }
 
   @Test
@@ -261,16 +233,43 @@ class DeltaCheckpointsTest {
     try (DeltaTable table = DeltaTable.open(path, conf);
         DeltaCheckpoints checkpoints = table.checkpoints(4)) {
       for (long checkpoint = 1; checkpoint <= 9; checkpoint++) {
-        List<DataFile> files =
-            TypeRoundTripTest.write(path, TYPE, List.of(), List.of(GenericRowData.of(checkpoint)));
-        assertThat(table.commit("app", checkpoint, files).committed()).isTrue();
-        checkpoints.committed(table.snapshot());
+        commitOneRow(table, checkpoints, checkpoint);
         expected.add(List.of(checkpoint));
-        awaitIdle(checkpoints, checkpoint);
       }
       assertThat(checkpoints.latestCheckpointVersion()).isEqualTo(8);
     }
     return expected;
+  }
+
+  /**
+   * The log segment of the snapshot an open table holds after committing versions 1 to 9 of a new
+   * table, with a Delta checkpoint every 4 and, if asked, a reload after each.
+   */
+  private static LogSegment segmentAfterNineCommits(String path, boolean reload) throws Exception {
+    Configuration conf = HadoopConfigurations.of(Map.of());
+    DeltaTable.open(path, conf, true, TYPE, List.of(), Map.of()).close();
+    try (DeltaTable table = DeltaTable.open(path, conf);
+        DeltaCheckpoints checkpoints = table.checkpoints(4)) {
+      for (long checkpoint = 1; checkpoint <= 9; checkpoint++) {
+        commitOneRow(table, checkpoints, checkpoint);
+        if (reload) {
+          table.reloadAfterCheckpoint(checkpoints.latestCheckpointVersion());
+        }
+        assertThat(table.snapshot().getVersion()).isEqualTo(checkpoint);
+      }
+      return ((SnapshotImpl) table.snapshot()).getLogSegment();
+    }
+  }
+
+  /** Commits the row (checkpoint) as version checkpoint and waits for its Delta checkpoint. */
+  private static void commitOneRow(DeltaTable table, DeltaCheckpoints checkpoints, long checkpoint)
+      throws Exception {
+    List<DataFile> files =
+        TypeRoundTripTest.write(
+            table.path(), TYPE, List.of(), List.of(GenericRowData.of(checkpoint)));
+    assertThat(table.commit("app", checkpoint, files).committed()).isTrue();
+    checkpoints.committed(table.snapshot());
+    awaitIdle(checkpoints, checkpoint);
   }
 
   /** The versions of the checkpoint metadata actions in the checkpoint of {@code version}. */
