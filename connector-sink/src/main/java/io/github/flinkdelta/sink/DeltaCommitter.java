@@ -81,7 +81,8 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
       long records = committable.files().numRecords();
       metrics.committed(result, durationMs, committable.files().size(), records);
       LOG.info(
-          "Committed {} version {} (checkpoint {}, appId {}, {} files, {} rows, {} bytes) in {} ms (publish {} ms)",
+          "Committed {} version {} (checkpoint {}, appId {}, {} files, {} rows, {} bytes) in {} ms"
+              + " (publish {} ms)",
           config.tableName(),
           result.tableVersion(),
           committable.checkpointId(),
