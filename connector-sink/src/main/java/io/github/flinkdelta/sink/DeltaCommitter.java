@@ -92,7 +92,7 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
           committable.files().sizeBytes(),
           durationMs,
           result.publishMillis());
-      reloadAfterCheckpoint();
+      reloadIfDue();
       return;
     }
     // Kernel refuses a transaction whose version the table's app id has reached. Commits of one
@@ -122,26 +122,23 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
   }
 
   /**
-   * Once the commit is visible: a new Delta checkpoint lets the table start a fresh log segment
-   * (see {@link DeltaTable#reloadAfterCheckpoint}). A failed reload costs nothing but time, so the
-   * commits go on from the current snapshot and the next commit tries again.
+   * Once the commit is visible: after a new Delta checkpoint, or every so many commits, the table
+   * starts a fresh log segment (see {@link DeltaTable#reloadIfDue}). A failed reload costs nothing
+   * but time, so the commits go on from the current snapshot and the next commit tries again.
    */
-  private void reloadAfterCheckpoint() {
+  private void reloadIfDue() {
     long started = System.nanoTime();
     try {
-      if (table.reloadAfterCheckpoint(checkpoints.latestCheckpointVersion())) {
+      if (table.reloadIfDue(checkpoints.latestCheckpointVersion())) {
         LOG.info(
-            "Reloaded {} at version {} from its latest Delta checkpoint in {} ms",
+            "Reloaded {} at version {} to start from its latest Delta checkpoint, in {} ms",
             config.tableName(),
             table.snapshot().getVersion(),
             (System.nanoTime() - started) / 1_000_000);
       }
     } catch (RuntimeException e) {
       LOG.warn(
-          "Could not reload {} from its latest Delta checkpoint; commits go on from the current"
-              + " snapshot",
-          config.tableName(),
-          e);
+          "Could not reload {}; commits go on from the current snapshot", config.tableName(), e);
     }
   }
 

@@ -53,6 +53,9 @@ public final class DeltaTable implements AutoCloseable {
   private static final int MAX_CONFLICT_ATTEMPTS = 10;
   private static final int DEFAULT_COMMIT_RETRIES = 10;
 
+  /** See {@link #reloadIfDue}. */
+  static final int MAX_COMMITS_BETWEEN_RELOADS = 100;
+
   private final String name;
   private final String path;
   private final Configuration conf;
@@ -61,6 +64,7 @@ public final class DeltaTable implements AutoCloseable {
   private final int maxCommitRetries;
   private Snapshot snapshot;
   private long reloadedAtCheckpoint = -1;
+  private int commitsSinceLoad;
 
   private DeltaTable(TableLocator locator, Configuration conf, int maxCommitRetries) {
     this.maxCommitRetries = maxCommitRetries;
@@ -201,24 +205,27 @@ public final class DeltaTable implements AutoCloseable {
   /** Reloads the latest snapshot. */
   public void refresh() {
     snapshot = source.latest(engine);
+    commitsSinceLoad = 0;
   }
 
   /**
-   * Reloads the latest snapshot if a Delta checkpoint newer than the last reload exists. The
-   * snapshot a commit leaves is the one it was built on plus that commit: it keeps the log segment
-   * the table was loaded with and lists every commit since. Kernel replays those commits for each
-   * transaction's domain metadata and for every Delta checkpoint, so without a reload both would
-   * grow in time and memory for as long as a job streams.
+   * Reloads the latest snapshot if a Delta checkpoint newer than the last reload exists, or after
+   * {@link #MAX_COMMITS_BETWEEN_RELOADS} commits in any case (another writer may checkpoint the
+   * table). The snapshot a commit leaves is the one it was built on plus that commit: it keeps the
+   * log segment the table was loaded with and lists every commit since. Kernel replays those
+   * commits for each transaction's domain metadata and for every Delta checkpoint, so without a
+   * reload both would grow in time and memory for as long as a job streams.
    *
-   * @param checkpointVersion the version of the latest Delta checkpoint, or -1 for none
+   * @param checkpointVersion the version of the latest Delta checkpoint this process wrote, or -1
    * @return whether it reloaded
    */
-  public boolean reloadAfterCheckpoint(long checkpointVersion) {
-    if (checkpointVersion <= reloadedAtCheckpoint) {
+  public boolean reloadIfDue(long checkpointVersion) {
+    if (checkpointVersion <= reloadedAtCheckpoint
+        && commitsSinceLoad < MAX_COMMITS_BETWEEN_RELOADS) {
       return false;
     }
     refresh();
-    reloadedAtCheckpoint = checkpointVersion;
+    reloadedAtCheckpoint = Math.max(reloadedAtCheckpoint, checkpointVersion);
     return true;
   }
 
@@ -364,6 +371,7 @@ public final class DeltaTable implements AutoCloseable {
     Snapshot committed = after.isPresent() ? after.get() : source.latest(engine);
     long publishStarted = System.nanoTime();
     snapshot = source.afterCommit(engine, committed);
+    commitsSinceLoad++;
     long publishMillis = (System.nanoTime() - publishStarted) / 1_000_000;
     // Kernel's post-commit hooks are not run here: Delta checkpoints are written off the commit
     // path by DeltaCheckpoints, through a writer that never leaves a partial checkpoint file.

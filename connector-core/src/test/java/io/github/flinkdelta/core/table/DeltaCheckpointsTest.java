@@ -91,10 +91,37 @@ class DeltaCheckpointsTest {
 
   @Test
   void withoutReloadsTheSnapshotKeepsEveryCommitSinceItsLoad() throws Exception {
-    // What reloadAfterCheckpoint exists for: Kernel extends the loaded segment commit by commit.
+    // What reloadIfDue exists for: Kernel extends the loaded segment commit by commit.
     LogSegment segment = segmentAfterNineCommits(dir.resolve("t").toUri().toString(), false);
     assertThat(segment.getCheckpointVersionOpt()).isEmpty();
     assertThat(segment.getDeltas()).hasSize(10);
+  }
+
+  @Test
+  void aTableCheckpointedByAnotherWriterIsReloadedAfterAHundredCommits() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    Configuration conf = HadoopConfigurations.of(Map.of());
+    DeltaTable.open(path, conf, true, TYPE, List.of(), Map.of()).close();
+    try (DeltaTable table = DeltaTable.open(path, conf)) {
+      for (long version = 1; version <= DeltaTable.MAX_COMMITS_BETWEEN_RELOADS; version++) {
+        DataFile file =
+            new DataFile("part-" + version + ".parquet", 1_000, 1, Map.of(), "{\"numRecords\":1}");
+        assertThat(table.commit("app", version, List.of(file)).committed()).isTrue();
+        if (version == 50) {
+          // Another process writes a checkpoint of version 50; this table writes none.
+          try (DeltaTable other = DeltaTable.open(path, conf);
+              DeltaCheckpoints theirs = other.checkpoints(50)) {
+            theirs.committed(other.snapshot());
+            awaitIdle(theirs, 50, 50);
+            assertThat(theirs.latestCheckpointVersion()).isEqualTo(50);
+          }
+        }
+        assertThat(table.reloadIfDue(-1)).isEqualTo(version == 100);
+      }
+      LogSegment segment = ((SnapshotImpl) table.snapshot()).getLogSegment();
+      assertThat(segment.getCheckpointVersionOpt()).contains(50L);
+      assertThat(segment.getDeltas()).hasSize(50);
+    }
   }
 
   @Test
@@ -253,7 +280,7 @@ class DeltaCheckpointsTest {
       for (long checkpoint = 1; checkpoint <= 9; checkpoint++) {
         commitOneRow(table, checkpoints, checkpoint);
         if (reload) {
-          table.reloadAfterCheckpoint(checkpoints.latestCheckpointVersion());
+          table.reloadIfDue(checkpoints.latestCheckpointVersion());
         }
         assertThat(table.snapshot().getVersion()).isEqualTo(checkpoint);
       }
@@ -316,8 +343,13 @@ class DeltaCheckpointsTest {
 
   private static void awaitIdle(DeltaCheckpoints checkpoints, long version)
       throws InterruptedException {
+    awaitIdle(checkpoints, version, 4);
+  }
+
+  private static void awaitIdle(DeltaCheckpoints checkpoints, long version, int interval)
+      throws InterruptedException {
     long deadline = System.nanoTime() + 30_000_000_000L;
-    while (version % 4 == 0
+    while (version % interval == 0
         && checkpoints.latestCheckpointVersion() < version
         && System.nanoTime() < deadline) {
       Thread.sleep(20);
