@@ -52,6 +52,8 @@ class BenchmarkCommandITCase {
               "rows_per_second_per_core",
               "commit_latency_p50_ms",
               "commit_latency_p99_ms",
+              "commit_latency_p99_after_warm_up_ms",
+              "commits_after_warm_up",
               "files",
               "peak_heap_bytes")
           .containsEntry("rows", 200_000)
@@ -77,6 +79,7 @@ class BenchmarkCommandITCase {
 
     Figures soak = BenchmarkMain.child(SoakRun.class, "512m", work, "30", "2000");
     assertThat(soak.values()).containsEntry("rows_landed", 60_000);
+    assertThat((List<?>) soak.values().get("heap_mb_at_each_tenth")).hasSize(10);
     // A short run cannot show a trend; it only must not balloon.
     assertThat(((Number) soak.values().get("heap_max_after_warmup_mb")).doubleValue())
         .isLessThan(400);
