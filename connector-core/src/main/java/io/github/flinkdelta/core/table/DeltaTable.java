@@ -371,8 +371,8 @@ public final class DeltaTable implements AutoCloseable {
     Snapshot committed = after.isPresent() ? after.get() : source.latest(engine);
     long publishStarted = System.nanoTime();
     snapshot = source.afterCommit(engine, committed);
-    commitsSinceLoad++;
     long publishMillis = (System.nanoTime() - publishStarted) / 1_000_000;
+    commitsSinceLoad++;
     // Kernel's post-commit hooks are not run here: Delta checkpoints are written off the commit
     // path by DeltaCheckpoints, through a writer that never leaves a partial checkpoint file.
     long attempts = result.getTransactionReport().getTransactionMetrics().getNumCommitAttempts();
