@@ -14,13 +14,8 @@ import org.apache.flink.table.data.RowData;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.CodecFactory;
-import org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopOutputFile;
-import org.apache.parquet.io.OutputFile;
-import org.apache.parquet.schema.MessageType;
 
 /**
  * One open Parquet data file. Rows are encoded into parquet-hadoop's column buffers as they arrive;
@@ -42,7 +37,7 @@ public final class DataFileWriter implements AutoCloseable {
   private final StructType statsSchema;
   private final List<ColumnStats> stats;
   private final CountingOutputFile output;
-  private final ParquetWriter<RowData> writer;
+  private final ParquetRowWriter writer;
   private long numRecords;
 
   /** The bytes this file counts against the memory budget, as last accounted by its owner. */
@@ -71,22 +66,20 @@ public final class DataFileWriter implements AutoCloseable {
     }
     FieldsWriter fields =
         new FieldsWriter(layout.tableName(), "", columns, fieldWriters, layout.dataPositions());
-    MessageType schema = layout.messageType();
 
     Path file = new Path(tableRoot, relativePath);
     this.output = new CountingOutputFile(HadoopOutputFile.fromPath(file, conf));
     this.writer =
-        new Builder(output, new RowDataWriteSupport(schema, fields))
-            .withConf(conf)
-            .withWriteMode(ParquetFileWriter.Mode.CREATE)
-            .withCompressionCodec(codec(options.compression()))
+        new ParquetRowWriter(
+            output,
+            layout.messageType(),
+            fields,
             // Parquet's default codec factory reserves a page-sized buffer per open file up
             // front; this one starts small and grows only when pages are actually written.
-            .withCodecFactory(new CodecFactory(conf, INITIAL_COMPRESSION_BUFFER))
-            .withRowGroupSize(options.rowGroupSizeBytes())
-            .withPageSize(options.pageSizeBytes())
-            .withDictionaryPageSize(options.pageSizeBytes())
-            .build();
+            new CodecFactory(conf, INITIAL_COMPRESSION_BUFFER),
+            codec(options.compression()),
+            options.rowGroupSizeBytes(),
+            options.pageSizeBytes());
   }
 
   /** Encodes one row into the file. */
@@ -101,7 +94,7 @@ public final class DataFileWriter implements AutoCloseable {
 
   /** Bytes written to storage plus bytes still buffered in memory. */
   public long dataSize() {
-    return writer.getDataSize();
+    return writer.dataSize();
   }
 
   /**
@@ -144,24 +137,5 @@ public final class DataFileWriter implements AutoCloseable {
       case GZIP -> CompressionCodecName.GZIP;
       case UNCOMPRESSED -> CompressionCodecName.UNCOMPRESSED;
     };
-  }
-
-  private static final class Builder extends ParquetWriter.Builder<RowData, Builder> {
-    private final WriteSupport<RowData> writeSupport;
-
-    Builder(OutputFile file, WriteSupport<RowData> writeSupport) {
-      super(file);
-      this.writeSupport = writeSupport;
-    }
-
-    @Override
-    protected Builder self() {
-      return this;
-    }
-
-    @Override
-    protected WriteSupport<RowData> getWriteSupport(Configuration conf) {
-      return writeSupport;
-    }
   }
 }

@@ -1,0 +1,171 @@
+package io.github.flinkdelta.core.parquet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import io.github.flinkdelta.core.table.DeltaTable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongFunction;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.hadoop.example.GroupReadSupport;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * String columns go through {@link BinaryDictionaryWriter}: dictionary pages while the values
+ * repeat, plain pages once the dictionary outgrows its page, a new dictionary per row group, and
+ * every value read back exactly by parquet-java's own reader.
+ */
+class BinaryDictionaryWriterTest {
+
+  private static final RowType TYPE =
+      RowType.of(
+          new LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH)},
+          new String[] {"id", "text"});
+
+  private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyzäöü€0123456789-_/?&=.:;";
+
+  @TempDir Path dir;
+
+  @Test
+  void repeatedStringsAreDictionaryEncodedAndReadBackExactly() throws Exception {
+    // 600 values of 0 to 59 characters (some multi-byte), each length and tail length covered.
+    LongFunction<String> text = i -> value((int) (i * 7 % 600));
+    DataFile file = writeOne("repeated", new Configuration(), 30_000, text);
+
+    assertThat(readTexts("repeated", file)).isEqualTo(expected(30_000, text));
+    ColumnChunkMetaData column = textColumn("repeated", file).get(0);
+    assertThat(column.hasDictionaryPage()).isTrue();
+    assertThat(column.getEncodings()).contains(Encoding.PLAIN_DICTIONARY);
+    assertThat(column.getEncodings()).doesNotContain(Encoding.PLAIN);
+  }
+
+  @Test
+  void distinctStringsFallBackToPlainPagesOnceTheDictionaryIsFull() throws Exception {
+    // 60,000 distinct values of ~45 bytes: past the 1 MB dictionary page after ~22,000.
+    LongFunction<String> text = i -> "distinct-" + i + "-" + value((int) (i % 36));
+    DataFile file = writeOne("distinct", new Configuration(), 60_000, text);
+
+    assertThat(readTexts("distinct", file)).isEqualTo(expected(60_000, text));
+    assertThat(textColumn("distinct", file).get(0).getEncodings()).contains(Encoding.PLAIN);
+  }
+
+  @Test
+  void eachRowGroupStartsADictionaryOfItsOwn() throws Exception {
+    Configuration options = new Configuration();
+    options.set(DeltaSinkOptions.ROW_GROUP_SIZE, MemorySize.parse("32kb"));
+    options.set(DeltaSinkOptions.PAGE_SIZE, MemorySize.parse("8kb"));
+    // The values change every 2,000 rows, so later row groups hold values earlier ones lack.
+    LongFunction<String> text = i -> "group-" + (i / 2_000) + "-" + value((int) (i % 40));
+    DataFile file = writeOne("groups", options, 20_000, text);
+
+    assertThat(readTexts("groups", file)).isEqualTo(expected(20_000, text));
+    List<ColumnChunkMetaData> columns = textColumn("groups", file);
+    assertThat(columns).hasSizeGreaterThan(2);
+    assertThat(columns).allMatch(ColumnChunkMetaData::hasDictionaryPage);
+  }
+
+  @Test
+  void equalBytesHashAlikeWhereverTheyStartInTheirArrays() {
+    byte[] source = ALPHABET.repeat(4).getBytes(StandardCharsets.UTF_8);
+    for (int length = 0; length <= 40; length++) {
+      byte[] shifted = new byte[length + 13];
+      System.arraycopy(source, 5, shifted, 13, length);
+      assertThat(BinaryDictionaryWriter.hash(shifted, 13, length))
+          .as("length %d", length)
+          .isEqualTo(BinaryDictionaryWriter.hash(source, 5, length));
+    }
+    // A change in any one byte changes the hash.
+    for (int at = 0; at < 24; at++) {
+      byte[] changed = java.util.Arrays.copyOf(source, 24);
+      changed[at] ^= 1;
+      assertThat(BinaryDictionaryWriter.hash(changed, 0, 24))
+          .as("byte %d", at)
+          .isNotEqualTo(BinaryDictionaryWriter.hash(source, 0, 24));
+    }
+  }
+
+  private static String value(int k) {
+    StringBuilder value = new StringBuilder();
+    for (int c = 0; c < k % 60; c++) {
+      value.append(ALPHABET.charAt((k * 31 + c * 7) % ALPHABET.length()));
+    }
+    return value.toString();
+  }
+
+  private static List<String> expected(int rows, LongFunction<String> text) {
+    List<String> values = new ArrayList<>(rows);
+    for (long i = 0; i < rows; i++) {
+      values.add(text.apply(i));
+    }
+    return values;
+  }
+
+  private DataFile writeOne(String name, Configuration options, int rows, LongFunction<String> text)
+      throws Exception {
+    String path = dir.resolve(name).toUri().toString();
+    var conf = HadoopConfigurations.of(Map.of());
+    DeltaTable table = DeltaTable.open(path, conf, true, TYPE, List.of(), Map.of());
+    try (PartitionedDataWriter writer =
+        new PartitionedDataWriter(
+            table.layoutFor(TYPE, List.of()),
+            conf,
+            path,
+            DeltaSinkOptions.fileWriteOptions(options),
+            "dictionary")) {
+      for (long i = 0; i < rows; i++) {
+        writer.write(GenericRowData.of(i, StringData.fromString(text.apply(i))));
+      }
+      List<DataFile> files = writer.flush().toList();
+      assertThat(files).hasSize(1);
+      return files.get(0);
+    }
+  }
+
+  private org.apache.hadoop.fs.Path location(String table, DataFile file) {
+    return new org.apache.hadoop.fs.Path(dir.resolve(table).resolve(file.path()).toUri());
+  }
+
+  private List<String> readTexts(String table, DataFile file) throws Exception {
+    List<String> texts = new ArrayList<>();
+    try (ParquetReader<Group> reader =
+        ParquetReader.builder(new GroupReadSupport(), location(table, file)).build()) {
+      for (Group row = reader.read(); row != null; row = reader.read()) {
+        assertThat(row.getLong("id", 0)).isEqualTo(texts.size());
+        texts.add(row.getString("text", 0));
+      }
+    }
+    return texts;
+  }
+
+  private List<ColumnChunkMetaData> textColumn(String table, DataFile file) throws Exception {
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(
+            HadoopInputFile.fromPath(location(table, file), HadoopConfigurations.of(Map.of())))) {
+      List<ColumnChunkMetaData> columns = new ArrayList<>();
+      for (BlockMetaData block : reader.getFooter().getBlocks()) {
+        columns.add(block.getColumns().get(1));
+      }
+      return columns;
+    }
+  }
+}
