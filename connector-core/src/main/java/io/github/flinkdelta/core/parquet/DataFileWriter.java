@@ -49,7 +49,8 @@ public final class DataFileWriter implements AutoCloseable {
       Path tableRoot,
       String relativePath,
       Map<String, String> partitionValues,
-      FileWriteOptions options)
+      FileWriteOptions options,
+      DictionaryChoices dictionaries)
       throws IOException {
     this.relativePath = relativePath;
     this.partitionValues = partitionValues;
@@ -79,7 +80,8 @@ public final class DataFileWriter implements AutoCloseable {
             new CodecFactory(conf, INITIAL_COMPRESSION_BUFFER),
             codec(options.compression()),
             options.rowGroupSizeBytes(),
-            options.pageSizeBytes());
+            options.pageSizeBytes(),
+            dictionaries);
   }
 
   /** Encodes one row into the file. */

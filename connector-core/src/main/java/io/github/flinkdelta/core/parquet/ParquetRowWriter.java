@@ -2,6 +2,7 @@ package io.github.flinkdelta.core.parquet;
 
 import java.io.IOException;
 import java.util.Map;
+import java.util.Set;
 import org.apache.flink.table.data.RowData;
 import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.column.ParquetProperties;
@@ -10,6 +11,7 @@ import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompress
 import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.MessageColumnIO;
@@ -22,7 +24,7 @@ import org.apache.parquet.schema.MessageType;
  * lets data files use {@link DataValuesWriterFactory}'s encoders (parquet-java's {@code
  * ParquetWriter} builder takes none). A row group is completed once its buffered bytes reach the
  * row group size; they are measured every 100 to 10,000 rows, as parquet-java does, since measuring
- * walks every column.
+ * walks every column. Which columns try a dictionary is up to {@link DictionaryChoices}.
  *
  * <p>A row that fails to encode abandons the file: its column stores may hold part of the row, so
  * {@link #close()} then writes no footer and the file is unreadable. Callers fail the job, and the
@@ -40,6 +42,8 @@ final class ParquetRowWriter implements AutoCloseable {
   private final CompressionCodecFactory codecs;
   private final BytesInputCompressor compressor;
   private final long rowGroupSize;
+  private final DictionaryChoices dictionaries;
+  private final Set<ColumnPath> writtenPlain;
 
   /** The row group size, less what would cross a storage block boundary (HDFS alignment). */
   private long nextRowGroupSize;
@@ -60,7 +64,8 @@ final class ParquetRowWriter implements AutoCloseable {
       CompressionCodecFactory codecs,
       CompressionCodecName codec,
       long rowGroupSize,
-      int pageSize)
+      int pageSize,
+      DictionaryChoices dictionaries)
       throws IOException {
     this.schema = schema;
     this.columnIO = new ColumnIOFactory(false).getColumnIO(schema);
@@ -68,12 +73,17 @@ final class ParquetRowWriter implements AutoCloseable {
     this.codecs = codecs;
     this.rowGroupSize = rowGroupSize;
     this.nextRowGroupSize = rowGroupSize;
-    this.properties =
+    this.dictionaries = dictionaries;
+    this.writtenPlain = dictionaries.plainColumnsForNextFile();
+    ParquetProperties.Builder builder =
         ParquetProperties.builder()
             .withPageSize(pageSize)
             .withDictionaryPageSize(pageSize)
-            .withValuesWriterFactory(new DataValuesWriterFactory())
-            .build();
+            .withValuesWriterFactory(new DataValuesWriterFactory());
+    for (ColumnPath column : writtenPlain) {
+      builder.withDictionaryEncoding(column.toDotString(), false);
+    }
+    this.properties = builder.build();
     this.file =
         new ParquetFileWriter(
             output,
@@ -120,6 +130,7 @@ final class ParquetRowWriter implements AutoCloseable {
       if (!abandoned) {
         flushRowGroup();
         file.end(FOOTER_METADATA);
+        dictionaries.learnFrom(file.getFooter(), writtenPlain);
       }
     } finally {
       columns.close();

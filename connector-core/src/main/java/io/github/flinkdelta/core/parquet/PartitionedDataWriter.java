@@ -50,6 +50,7 @@ public final class PartitionedDataWriter implements AutoCloseable {
   private final Map<PartitionKey, DataFileWriter> openFiles = new HashMap<>();
   private final Map<PartitionKey, HeldRows> heldRows = new HashMap<>();
   private final RowCopier copier;
+  private final DictionaryChoices dictionaries = new DictionaryChoices();
   private DataFiles.Builder completed = DataFiles.builder();
   private DataFileWriter unpartitioned;
   private long bufferedBytes;
@@ -235,7 +236,8 @@ public final class PartitionedDataWriter implements AutoCloseable {
       dir.append(PartitionValues.directory(column.directoryName(), text)).append('/');
     }
     String name = dir + filePrefix + "-" + String.format("%05d", fileCounter++) + fileSuffix;
-    DataFileWriter file = new DataFileWriter(layout, conf, tableRoot, name, values, options);
+    DataFileWriter file =
+        new DataFileWriter(layout, conf, tableRoot, name, values, options, dictionaries);
     return file;
   }
 

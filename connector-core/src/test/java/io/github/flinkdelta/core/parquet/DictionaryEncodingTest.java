@@ -33,9 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * String columns go through {@link BinaryDictionaryWriter}: dictionary pages while the values
  * repeat, plain pages once the dictionary outgrows its page, a new dictionary per row group, and
- * every value read back exactly by parquet-java's own reader.
+ * every value read back exactly by parquet-java's own reader. Columns whose dictionary did not pay
+ * off are written plainly in the next files, until a retry ({@link DictionaryChoices}).
  */
-class BinaryDictionaryWriterTest {
+class DictionaryEncodingTest {
 
   private static final RowType TYPE =
       RowType.of(
@@ -104,6 +105,31 @@ class BinaryDictionaryWriterTest {
     }
   }
 
+  @Test
+  void aColumnWhoseDictionaryDidNotPayOffIsWrittenPlainlyUntilTheNextRetry() throws Exception {
+    Configuration options = new Configuration();
+    options.set(DeltaSinkOptions.MAX_ROWS_PER_FILE, 1_000L);
+    // Distinct values in the first file, ten repeating values from the second on.
+    LongFunction<String> text = i -> i < 1_000 ? "distinct-value-" + i : "repeating-" + (i % 10);
+    int files = DictionaryChoices.FILES_BETWEEN_RETRIES + 2;
+    List<DataFile> written = write("choices", options, files * 1_000, text);
+
+    assertThat(written).hasSize(files);
+    List<Boolean> dictionaries = new ArrayList<>();
+    List<String> texts = new ArrayList<>();
+    for (DataFile file : written) {
+      dictionaries.add(textColumn("choices", file).get(0).hasDictionaryPage());
+      texts.addAll(readTexts("choices", file, texts.size()));
+    }
+    assertThat(texts).isEqualTo(expected(files * 1_000, text));
+    List<Boolean> expected = new ArrayList<>();
+    for (int file = 0; file < files; file++) {
+      // The first file tries and drops its dictionary, the next ones do not try until the retry.
+      expected.add(file >= DictionaryChoices.FILES_BETWEEN_RETRIES);
+    }
+    assertThat(dictionaries).isEqualTo(expected);
+  }
+
   private static String value(int k) {
     StringBuilder value = new StringBuilder();
     for (int c = 0; c < k % 60; c++) {
@@ -122,6 +148,13 @@ class BinaryDictionaryWriterTest {
 
   private DataFile writeOne(String name, Configuration options, int rows, LongFunction<String> text)
       throws Exception {
+    List<DataFile> files = write(name, options, rows, text);
+    assertThat(files).hasSize(1);
+    return files.get(0);
+  }
+
+  private List<DataFile> write(
+      String name, Configuration options, int rows, LongFunction<String> text) throws Exception {
     String path = dir.resolve(name).toUri().toString();
     var conf = HadoopConfigurations.of(Map.of());
     DeltaTable table = DeltaTable.open(path, conf, true, TYPE, List.of(), Map.of());
@@ -135,9 +168,7 @@ class BinaryDictionaryWriterTest {
       for (long i = 0; i < rows; i++) {
         writer.write(GenericRowData.of(i, StringData.fromString(text.apply(i))));
       }
-      List<DataFile> files = writer.flush().toList();
-      assertThat(files).hasSize(1);
-      return files.get(0);
+      return writer.flush().toList();
     }
   }
 
@@ -146,11 +177,15 @@ class BinaryDictionaryWriterTest {
   }
 
   private List<String> readTexts(String table, DataFile file) throws Exception {
+    return readTexts(table, file, 0);
+  }
+
+  private List<String> readTexts(String table, DataFile file, long firstId) throws Exception {
     List<String> texts = new ArrayList<>();
     try (ParquetReader<Group> reader =
         ParquetReader.builder(new GroupReadSupport(), location(table, file)).build()) {
       for (Group row = reader.read(); row != null; row = reader.read()) {
-        assertThat(row.getLong("id", 0)).isEqualTo(texts.size());
+        assertThat(row.getLong("id", 0)).isEqualTo(firstId + texts.size());
         texts.add(row.getString("text", 0));
       }
     }
