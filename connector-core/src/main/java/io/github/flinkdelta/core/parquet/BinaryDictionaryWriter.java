@@ -1,8 +1,10 @@
 package io.github.flinkdelta.core.parquet;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import org.apache.parquet.bytes.ByteBufferAllocator;
@@ -45,6 +47,24 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter {
   /** Open-addressing table of {@code id + 1} per slot, {@code 0} for an empty slot. */
   private int[] slots;
 
+  /**
+   * Receives a value's bytes in place: {@link Binary#writeTo(OutputStream)} is the one way to read
+   * a slice of a byte array out of a {@code Binary} without copying it or wrapping it in a buffer.
+   * Every {@code Binary} hands over its bytes in one call, as a direct buffer's copy if need be.
+   */
+  private final OutputStream lookUp =
+      new OutputStream() {
+        @Override
+        public void write(byte[] bytes, int offset, int length) {
+          encodedValues.add(idOf(bytes, offset, length));
+        }
+
+        @Override
+        public void write(int b) {
+          throw new UnsupportedOperationException("A value's bytes arrive in one call");
+        }
+      };
+
   BinaryDictionaryWriter(
       int maxDictionaryByteSize,
       Encoding encodingForDataPage,
@@ -56,18 +76,11 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter {
 
   @Override
   public void writeBytes(Binary value) {
-    ByteBuffer buffer = value.toByteBuffer();
-    byte[] array;
-    int offset;
-    int length = buffer.remaining();
-    if (buffer.hasArray()) {
-      array = buffer.array();
-      offset = buffer.arrayOffset() + buffer.position();
-    } else {
-      array = value.getBytes();
-      offset = 0;
+    try {
+      value.writeTo(lookUp);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    encodedValues.add(idOf(array, offset, length));
   }
 
   private int idOf(byte[] array, int offset, int length) {

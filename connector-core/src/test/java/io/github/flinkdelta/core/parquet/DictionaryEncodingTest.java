@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.DeltaTable;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,7 +20,10 @@ import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.values.ValuesWriter;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
@@ -27,6 +31,7 @@ import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.io.api.Binary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -128,6 +133,77 @@ class DictionaryEncodingTest {
       expected.add(file >= DictionaryChoices.FILES_BETWEEN_RETRIES);
     }
     assertThat(dictionaries).isEqualTo(expected);
+  }
+
+  @Test
+  void valuesFromDirectBuffersSlicesAndEmptyValuesFindTheirEntries() {
+    byte[] large = ALPHABET.repeat(500).getBytes(StandardCharsets.UTF_8);
+    ByteBuffer direct = ByteBuffer.allocateDirect(large.length).put(large).flip();
+    byte[] padded = new byte[large.length + 7];
+    System.arraycopy(large, 0, padded, 7, large.length);
+    List<Binary> input =
+        List.of(
+            Binary.fromConstantByteBuffer(direct),
+            Binary.fromReusedByteArray(padded, 7, large.length),
+            Binary.fromConstantByteArray(large),
+            Binary.fromConstantByteBuffer(ByteBuffer.allocateDirect(0)),
+            Binary.fromConstantByteArray(new byte[0]),
+            Binary.fromString("short"),
+            Binary.fromReusedByteArray(padded, 7, 5));
+    BinaryDictionaryWriter writer =
+        new BinaryDictionaryWriter(
+            1 << 20,
+            Encoding.PLAIN_DICTIONARY,
+            Encoding.PLAIN_DICTIONARY,
+            new HeapByteBufferAllocator());
+    input.forEach(writer::writeBytes);
+
+    assertThat(writer.getDictionarySize()).isEqualTo(4);
+    List<Binary> decoded = new ArrayList<>();
+    writer.fallBackAllValuesTo(new Recorder(decoded));
+    assertThat(decoded).isEqualTo(input);
+  }
+
+  /** Collects the values a dictionary hands back when it falls back. */
+  private static final class Recorder extends ValuesWriter {
+    private final List<Binary> values;
+
+    Recorder(List<Binary> values) {
+      this.values = values;
+    }
+
+    @Override
+    public void writeBytes(Binary value) {
+      values.add(value.copy());
+    }
+
+    @Override
+    public long getBufferedSize() {
+      return 0;
+    }
+
+    @Override
+    public BytesInput getBytes() {
+      return BytesInput.empty();
+    }
+
+    @Override
+    public Encoding getEncoding() {
+      return Encoding.PLAIN;
+    }
+
+    @Override
+    public void reset() {}
+
+    @Override
+    public long getAllocatedSize() {
+      return 0;
+    }
+
+    @Override
+    public String memUsageString(String prefix) {
+      return prefix;
+    }
   }
 
   private static String value(int k) {
