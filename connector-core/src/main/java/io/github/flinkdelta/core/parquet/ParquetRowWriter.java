@@ -93,9 +93,15 @@ final class ParquetRowWriter implements AutoCloseable {
             ParquetWriter.MAX_PADDING_SIZE_DEFAULT,
             null,
             properties);
-    file.start();
-    this.compressor = codecs.getCompressor(codec);
-    startRowGroup();
+    try {
+      file.start();
+      this.compressor = codecs.getCompressor(codec);
+      startRowGroup();
+    } catch (IOException | RuntimeException e) {
+      file.close();
+      codecs.release();
+      throw e;
+    }
   }
 
   /** Encodes one row; a row failing the table's NOT NULL columns is refused before any encoding. */
