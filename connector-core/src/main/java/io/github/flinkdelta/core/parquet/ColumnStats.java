@@ -312,6 +312,12 @@ abstract class ColumnStats {
         min = prefix(bytes, offset, length);
       }
       if (compare(bytes, offset, length, max) > 0) {
+        if (maxTruncated && startsWith(bytes, offset, length, max)) {
+          // A cut maximum holds all its prefix's code points, so a value extending it has the
+          // same prefix and leaves the maximum as it is. Values sharing a long prefix (URLs,
+          // user agents) end here instead of cutting a new copy each.
+          return;
+        }
         byte[] candidate = prefix(bytes, offset, length);
         boolean truncated = candidate.length < length;
         if (Arrays.equals(candidate, max)) {
@@ -360,6 +366,11 @@ abstract class ColumnStats {
         return 3;
       }
       return 4;
+    }
+
+    private static boolean startsWith(byte[] bytes, int offset, int length, byte[] prefix) {
+      return length >= prefix.length
+          && Arrays.equals(bytes, offset, offset + prefix.length, prefix, 0, prefix.length);
     }
 
     private static int compare(byte[] bytes, int offset, int length, byte[] other) {

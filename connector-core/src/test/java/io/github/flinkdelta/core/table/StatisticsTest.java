@@ -67,6 +67,26 @@ class StatisticsTest {
   }
 
   @Test
+  void aCutMaximumFollowsValuesSharingItsPrefix() throws Exception {
+    String p32 = "p".repeat(32);
+    String q32 = "p".repeat(31) + "q";
+    String marker = new String(Character.toChars(0x10FFFF));
+    // Values extending a cut maximum keep it; a larger prefix replaces it, cut or not.
+    assertThat(maxText(p32 + "1", p32 + "9", p32 + "5")).isEqualTo(p32 + marker);
+    assertThat(maxText(p32 + "1", q32, p32 + "9")).isEqualTo(q32);
+    assertThat(maxText(p32 + "1", q32, p32 + "9", q32 + "x")).isEqualTo(q32 + marker);
+    assertThat(maxText(q32, q32 + "x", q32 + "a")).isEqualTo(q32 + marker);
+  }
+
+  private String maxText(String... texts) throws Exception {
+    List<RowData> rows = new java.util.ArrayList<>();
+    for (String text : texts) {
+      rows.add(GenericRowData.of(1, s(text), 0.0, null));
+    }
+    return stats(rows).at("/maxValues/text").asText();
+  }
+
+  @Test
   void nanIsTheMaximumAndInfinitiesAreOrdinaryValues() throws Exception {
     List<RowData> rows =
         List.of(
