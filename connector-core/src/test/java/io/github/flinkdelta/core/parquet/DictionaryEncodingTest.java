@@ -3,34 +3,23 @@ package io.github.flinkdelta.core.parquet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
-import io.github.flinkdelta.core.storage.HadoopConfigurations;
-import io.github.flinkdelta.core.table.DeltaTable;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.LongFunction;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.types.logical.BigIntType;
-import org.apache.flink.table.types.logical.LogicalType;
-import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.values.ValuesWriter;
 import org.apache.parquet.example.data.Group;
-import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.io.api.Binary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,11 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
  * off are written plainly in the next files, until a retry ({@link DictionaryChoices}).
  */
 class DictionaryEncodingTest {
-
-  private static final RowType TYPE =
-      RowType.of(
-          new LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH)},
-          new String[] {"id", "text"});
 
   private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyzäöü€0123456789-_/?&=.:;";
 
@@ -231,25 +215,11 @@ class DictionaryEncodingTest {
 
   private List<DataFile> write(
       String name, Configuration options, int rows, LongFunction<String> text) throws Exception {
-    String path = dir.resolve(name).toUri().toString();
-    var conf = HadoopConfigurations.of(Map.of());
-    DeltaTable table = DeltaTable.open(path, conf, true, TYPE, List.of(), Map.of());
-    try (PartitionedDataWriter writer =
-        new PartitionedDataWriter(
-            table.layoutFor(TYPE, List.of()),
-            conf,
-            path,
-            DeltaSinkOptions.fileWriteOptions(options),
-            "dictionary")) {
-      for (long i = 0; i < rows; i++) {
-        writer.write(GenericRowData.of(i, StringData.fromString(text.apply(i))));
-      }
-      return writer.flush().toList();
-    }
+    return IdTextTables.write(dir.resolve(name), options, rows, text);
   }
 
   private org.apache.hadoop.fs.Path location(String table, DataFile file) {
-    return new org.apache.hadoop.fs.Path(dir.resolve(table).resolve(file.path()).toUri());
+    return IdTextTables.location(dir.resolve(table), file);
   }
 
   private List<String> readTexts(String table, DataFile file) throws Exception {
@@ -269,14 +239,10 @@ class DictionaryEncodingTest {
   }
 
   private List<ColumnChunkMetaData> textColumn(String table, DataFile file) throws Exception {
-    try (ParquetFileReader reader =
-        ParquetFileReader.open(
-            HadoopInputFile.fromPath(location(table, file), HadoopConfigurations.of(Map.of())))) {
-      List<ColumnChunkMetaData> columns = new ArrayList<>();
-      for (BlockMetaData block : reader.getFooter().getBlocks()) {
-        columns.add(block.getColumns().get(1));
-      }
-      return columns;
+    List<ColumnChunkMetaData> columns = new ArrayList<>();
+    for (BlockMetaData block : IdTextTables.footer(dir.resolve(table), file).getBlocks()) {
+      columns.add(block.getColumns().get(1));
     }
+    return columns;
   }
 }

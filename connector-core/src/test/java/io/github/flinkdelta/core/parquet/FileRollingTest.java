@@ -3,24 +3,13 @@ package io.github.flinkdelta.core.parquet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
-import io.github.flinkdelta.core.storage.HadoopConfigurations;
-import io.github.flinkdelta.core.table.DeltaTable;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.types.logical.BigIntType;
-import org.apache.flink.table.types.logical.LogicalType;
-import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.table.types.logical.VarCharType;
-import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,11 +17,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /** Files roll on row count and on size; codec, row group and page size reach the files. */
 class FileRollingTest {
-
-  private static final RowType TYPE =
-      RowType.of(
-          new LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH)},
-          new String[] {"id", "text"});
 
   @TempDir Path dir;
 
@@ -79,32 +63,12 @@ class FileRollingTest {
   }
 
   private List<DataFile> write(String name, Configuration options, int rows) throws Exception {
-    String path = dir.resolve(name).toUri().toString();
-    var conf = HadoopConfigurations.of(Map.of());
-    DeltaTable table = DeltaTable.open(path, conf, true, TYPE, List.of(), Map.of());
-    try (PartitionedDataWriter writer =
-        new PartitionedDataWriter(
-            table.layoutFor(TYPE, List.of()),
-            conf,
-            path,
-            DeltaSinkOptions.fileWriteOptions(options),
-            "roll")) {
-      for (long i = 0; i < rows; i++) {
-        // Random-looking text keeps the files from compressing to nothing.
-        writer.write(
-            GenericRowData.of(i, StringData.fromString(Long.toHexString(i * 0x9E3779B97F4A7C15L))));
-      }
-      return writer.flush().toList();
-    }
+    // Random-looking text keeps the files from compressing to nothing.
+    return IdTextTables.write(
+        dir.resolve(name), options, rows, i -> Long.toHexString(i * 0x9E3779B97F4A7C15L));
   }
 
   private ParquetMetadata footer(String table, DataFile file) throws Exception {
-    try (ParquetFileReader reader =
-        ParquetFileReader.open(
-            HadoopInputFile.fromPath(
-                new org.apache.hadoop.fs.Path(dir.resolve(table).resolve(file.path()).toUri()),
-                HadoopConfigurations.of(Map.of())))) {
-      return reader.getFooter();
-    }
+    return IdTextTables.footer(dir.resolve(table), file);
   }
 }
