@@ -82,7 +82,8 @@ public final class BenchmarkMain {
           .writerWithDefaultPrettyPrinter()
           .writeValue(out.resolve("benchmark-measurements.json").toFile(), measurements);
     }
-    System.out.println("Results in " + out.toAbsolutePath());
+    WorkDirectory.pruneToLogs(work);
+    System.out.println("Results in " + out.toAbsolutePath() + "; logs of each run in " + work);
   }
 
   private static void comparison(Options options, Path work, Path out) throws Exception {
