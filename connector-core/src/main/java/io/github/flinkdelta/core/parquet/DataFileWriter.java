@@ -126,7 +126,7 @@ public final class DataFileWriter implements AutoCloseable {
   @Override
   public void close() {
     try {
-      writer.close();
+      writer.abandon();
     } catch (IOException | RuntimeException e) {
       // The file was never going to be committed; its half-written state is irrelevant.
     }

@@ -125,6 +125,12 @@ final class ParquetRowWriter implements AutoCloseable {
     return endOfLastRowGroup + columns.getBufferedSize();
   }
 
+  /** Closes the file without completing it: no buffered row group is written, no footer. */
+  void abandon() throws IOException {
+    abandoned = true;
+    close();
+  }
+
   /** Completes the file with its footer; after a failed row, closes it without one. */
   @Override
   public void close() throws IOException {
