@@ -5,7 +5,6 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.Transaction;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
@@ -13,7 +12,6 @@ import io.github.flinkdelta.core.parquet.DataFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
@@ -21,33 +19,23 @@ import java.util.Optional;
 /** The Delta add actions that append data files to a table in one commit. */
 final class AppendActions {
 
-  private static final int MAX_CACHED_CONTEXTS = 1_024;
-
   private AppendActions() {}
 
   /**
    * The add actions of {@code files}, made as Kernel reads them: a commit of many files never holds
-   * their decoded descriptions, parsed statistics or action rows all at once. Consecutive files of
-   * one partition share one call to Kernel. Each iteration starts afresh, as a retried commit (or
-   * Kernel's row tracking) iterates again.
+   * their decoded descriptions or action rows all at once. Consecutive files of one partition share
+   * one call to Kernel, and each partition's write context comes from {@code contexts}. Each
+   * iteration starts afresh, as a retried commit (or Kernel's row tracking) iterates again.
    */
   static CloseableIterable<Row> of(
-      Engine engine, Row state, Snapshot snapshot, Iterable<DataFile> files) {
-    StructType logical = snapshot.getSchema();
-    StructType physical = TableLayouts.physicalSchema(logical);
+      Engine engine,
+      Row state,
+      Snapshot snapshot,
+      WriteContexts contexts,
+      Iterable<DataFile> files) {
+    contexts.validFor(snapshot);
     String root = snapshot.getPath();
     String prefix = root.endsWith("/") ? root : root + "/";
-    // Kernel parses the table schema for every write context. The files of one partition come in
-    // a run per writer subtask (and Kernel's row tracking iterates twice), so recent contexts are
-    // kept, a bounded number of them.
-    Map<Map<String, String>, DataWriteContext> contexts =
-        new LinkedHashMap<>(16, 0.75f, true) {
-          @Override
-          protected boolean removeEldestEntry(
-              Map.Entry<Map<String, String>, DataWriteContext> eldest) {
-            return size() > MAX_CACHED_CONTEXTS;
-          }
-        };
     return new CloseableIterable<>() {
       @Override
       public CloseableIterator<Row> iterator() {
@@ -61,12 +49,7 @@ final class AppendActions {
             while ((group == null || !group.hasNext()) && remaining.hasNext()) {
               closeGroup();
               Map<String, String> partition = remaining.peek().partitionValues();
-              DataWriteContext context =
-                  contexts.computeIfAbsent(
-                      partition,
-                      p ->
-                          Transaction.getWriteContext(
-                              engine, state, PartitionLiterals.of(p, logical)));
+              DataWriteContext context = contexts.of(engine, state, partition);
               CloseableIterator<DataFileStatus> statuses =
                   remaining
                       .takeWhile(file -> file.partitionValues().equals(partition))
@@ -76,7 +59,9 @@ final class AppendActions {
                                   prefix + file.path(),
                                   file.sizeBytes(),
                                   System.currentTimeMillis(),
-                                  Optional.of(StatisticsJson.parse(file.statsJson(), physical))));
+                                  Optional.of(
+                                      new SerializedStatistics(
+                                          file.numRecords(), file.statsJson()))));
               group = Transaction.generateAppendActions(engine, state, statuses, context);
             }
             return group != null && group.hasNext();

@@ -62,6 +62,7 @@ public final class DeltaTable implements AutoCloseable {
   private final Engine engine;
   private final SnapshotSource source;
   private final int maxCommitRetries;
+  private final WriteContexts writeContexts = new WriteContexts();
   private Snapshot snapshot;
   private long reloadedAtCheckpoint = -1;
   private int commitsSinceLoad;
@@ -362,7 +363,7 @@ public final class DeltaTable implements AutoCloseable {
     Row state = txn.getTransactionState(engine);
     TransactionCommitResult result;
     try {
-      result = txn.commit(engine, AppendActions.of(engine, state, snapshot, files));
+      result = txn.commit(engine, AppendActions.of(engine, state, snapshot, writeContexts, files));
     } catch (ConcurrentTransactionException e) {
       refresh();
       return CommitResult.alreadyCommitted(snapshot.getVersion(), transactionVersion(appId));
