@@ -35,7 +35,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * </ul>
  *
  * <p>Options: {@code --full} (larger runs), {@code --rows N}, {@code --repeats N} (comparison runs
- * per contender, the fastest reported; default 2), {@code --contenders a,b}, {@code --scenarios
+ * per contender, the median reported; default 3), {@code --contenders a,b}, {@code --scenarios
  * a,b}, {@code --sections a,b}, {@code --soak-minutes N}, {@code --out DIR} (default {@code
  * target}). Everything but the comparison's table goes to {@code benchmark-measurements.json}.
  */
@@ -116,13 +116,12 @@ public final class BenchmarkMain {
         }
       }
     }
-    // Each contender is reported by its fastest repetition, the one least disturbed by the machine.
+    // Each contender is reported by its median repetition: the fastest of several would favour
+    // whichever contender varies most from run to run on a noisy machine.
     List<RunResult> results = new ArrayList<>();
     for (List<RunResult> repetitions : runs.values()) {
       results.add(
-          repetitions.stream()
-              .max(java.util.Comparator.comparingDouble(RunResult::rowsPerSecond))
-              .orElseThrow()
+          RunResult.median(repetitions)
               .withRepetitions(
                   repetitions.stream().mapToDouble(RunResult::rowsPerSecond).toArray()));
     }
@@ -217,7 +216,7 @@ public final class BenchmarkMain {
     static Options parse(String[] args) {
       boolean full = Arrays.asList(args).contains("--full");
       long rows = full ? 10_000_000 : 3_000_000;
-      int repeats = full ? 3 : 2;
+      int repeats = 3;
       List<String> contenders = Contender.NAMES;
       List<String> scenarios = List.of(Scenario.UNPARTITIONED.id(), Scenario.PARTITIONED.id());
       List<String> sections = DEFAULT_SECTIONS;

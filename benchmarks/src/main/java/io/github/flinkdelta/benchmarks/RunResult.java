@@ -2,6 +2,8 @@ package io.github.flinkdelta.benchmarks;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import java.util.Comparator;
+import java.util.List;
 
 /**
  * The figures of one contender on one scenario, as written to {@code benchmark-results.json}.
@@ -14,7 +16,8 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  *     {@link ContenderRun#WARM_UP_MILLIS} of the job, when the JIT compilers no longer compete with
  *     the sink for the cores
  * @param peakHeapBytes the largest heap in use right after a garbage collection
- * @param rowsPerSecondOfRepetitions rows/s of every repetition; the other figures are the fastest's
+ * @param rowsPerSecondOfRepetitions rows/s of every repetition, in order; the other figures are
+ *     those of the {@link #median} repetition
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record RunResult(
@@ -43,6 +46,16 @@ public record RunResult(
     int availableCores,
     String javaVersion,
     double[] rowsPerSecondOfRepetitions) {
+
+  /**
+   * The repetition of median throughput; of an even number, the slower of the middle two, so that
+   * no contender is reported by a run that was luckier than its others.
+   */
+  static RunResult median(List<RunResult> repetitions) {
+    List<RunResult> sorted =
+        repetitions.stream().sorted(Comparator.comparingDouble(RunResult::rowsPerSecond)).toList();
+    return sorted.get((sorted.size() - 1) / 2);
+  }
 
   RunResult withRepetitions(double[] rowsPerSecond) {
     return new RunResult(
