@@ -15,7 +15,10 @@ final class WorkDirectory {
 
   private WorkDirectory() {}
 
-  /** Deletes everything under {@code work} but {@code *.log} and {@code *.json} files. */
+  /**
+   * Deletes everything under {@code work} but each run's {@code *.log} and {@code *.json} files
+   * directly in its directory (a table's own JSON, its Delta log, goes).
+   */
   static void pruneToLogs(Path work) throws IOException {
     List<Path> paths;
     try (Stream<Path> walk = Files.walk(work)) {
@@ -28,14 +31,15 @@ final class WorkDirectory {
             Files.delete(path);
           }
         }
-      } else if (!isKept(path)) {
+      } else if (!isKept(work, path)) {
         Files.delete(path);
       }
     }
   }
 
-  private static boolean isKept(Path file) {
+  private static boolean isKept(Path work, Path file) {
     String name = file.getFileName().toString();
-    return name.endsWith(".log") || name.endsWith(".json");
+    return work.relativize(file).getNameCount() == 2
+        && (name.endsWith(".log") || name.endsWith(".json"));
   }
 }

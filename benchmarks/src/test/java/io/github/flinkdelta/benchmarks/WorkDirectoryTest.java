@@ -19,7 +19,8 @@ class WorkDirectoryTest {
     Files.writeString(run.resolve("result.json"), "{}");
     Path data = Files.createDirectories(run.resolve("delta-table/country=C1"));
     Files.write(data.resolve("part-0.snappy.parquet"), new byte[1024]);
-    Files.createDirectories(work.resolve("large-table/_delta_log"));
+    Path log = Files.createDirectories(work.resolve("large-table/table/_delta_log"));
+    Files.writeString(log.resolve("00000000000000000000.json"), "{}");
 
     WorkDirectory.pruneToLogs(work);
 

@@ -103,11 +103,14 @@ public final class DeltaSink
         writeResults
             .global()
             .transform(
-                "Delta aggregator: " + config.tableName(),
+                "Delta aggregator",
                 CommittableMessageTypeInfo.of(DeltaCommittableSerializer::new),
                 new DeltaWriteResultAggregator(config))
             .setParallelism(1)
-            .setMaxParallelism(1);
+            .setMaxParallelism(1)
+            // The name goes into metric scopes, which Flink cuts at 80 characters; a table's path
+            // would push it past that, so the table is named in the description only.
+            .setDescription("Delta aggregator of " + config.tableName());
     if (uidPrefix != null) {
       aggregated.uid(uidPrefix + "-aggregator");
     }
