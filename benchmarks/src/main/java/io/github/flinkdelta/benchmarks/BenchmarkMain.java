@@ -36,8 +36,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *
  * <p>Options: {@code --full} (larger runs), {@code --rows N}, {@code --repeats N} (comparison runs
  * per contender, the median reported; default 3), {@code --contenders a,b}, {@code --scenarios
- * a,b}, {@code --sections a,b}, {@code --soak-minutes N}, {@code --out DIR} (default {@code
- * target}). Everything but the comparison's table goes to {@code benchmark-measurements.json}.
+ * a,b}, {@code --sections a,b}, {@code --soak-minutes N}, {@code --object-reuse} (the comparison
+ * with Flink's object reuse on, for every contender), {@code --out DIR} (default {@code target}).
+ * Everything but the comparison's table goes to {@code benchmark-measurements.json}.
  */
 public final class BenchmarkMain {
 
@@ -87,7 +88,8 @@ public final class BenchmarkMain {
   }
 
   private static void comparison(Options options, Path work, Path out) throws Exception {
-    RunSettings settings = RunSettings.defaults(options.rows());
+    RunSettings settings =
+        RunSettings.defaults(options.rows()).withObjectReuse(options.objectReuse());
     System.out.println("Comparison: " + settings);
     // Repetitions are interleaved, so that a slow spell of the machine hits every contender.
     Map<String, List<RunResult>> runs = new java.util.LinkedHashMap<>();
@@ -202,7 +204,8 @@ public final class BenchmarkMain {
       Set<String> sections,
       int soakMinutes,
       Path out,
-      boolean full) {
+      boolean full,
+      boolean objectReuse) {
 
     private static final List<String> DEFAULT_SECTIONS =
         List.of("comparison", "jmh", "state", "partitions", "large");
@@ -215,6 +218,7 @@ public final class BenchmarkMain {
 
     static Options parse(String[] args) {
       boolean full = Arrays.asList(args).contains("--full");
+      boolean objectReuse = Arrays.asList(args).contains("--object-reuse");
       long rows = full ? 10_000_000 : 3_000_000;
       int repeats = 3;
       List<String> contenders = Contender.NAMES;
@@ -224,7 +228,7 @@ public final class BenchmarkMain {
       Path out = Path.of("target");
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
-          case "--full" -> {}
+          case "--full", "--object-reuse" -> {}
           case "--rows" -> rows = Long.parseLong(args[++i]);
           case "--repeats" -> repeats = Integer.parseInt(args[++i]);
           case "--contenders" -> contenders = List.of(args[++i].split(","));
@@ -250,7 +254,15 @@ public final class BenchmarkMain {
         soakMinutes = 60;
       }
       return new Options(
-          rows, repeats, contenders, scenarios, Set.copyOf(run), soakMinutes, out, full);
+          rows,
+          repeats,
+          contenders,
+          scenarios,
+          Set.copyOf(run),
+          soakMinutes,
+          out,
+          full,
+          objectReuse);
     }
   }
 }

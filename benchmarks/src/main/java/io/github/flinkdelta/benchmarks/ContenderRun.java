@@ -46,6 +46,9 @@ public final class ContenderRun {
       StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
       env.setParallelism(settings.parallelism());
       env.enableCheckpointing(settings.checkpointIntervalMs());
+      if (settings.objectReuse()) {
+        env.getConfig().enableObjectReuse();
+      }
       DataGeneratorSource<RowData> source =
           new DataGeneratorSource<>(
               BenchmarkRows.generator(), settings.rows(), InternalTypeInfo.of(BenchmarkRows.TYPE));
@@ -107,6 +110,7 @@ public final class ContenderRun {
             settings.parallelism(),
             settings.checkpointIntervalMs(),
             settings.rowGroupBytes(),
+            settings.objectReuse(),
             Runtime.getRuntime().availableProcessors(),
             System.getProperty("java.version"),
             new double[] {settings.rows() / seconds});

@@ -43,6 +43,7 @@ public record RunResult(
     int parallelism,
     long checkpointIntervalMs,
     long rowGroupBytes,
+    boolean objectReuse,
     int availableCores,
     String javaVersion,
     double[] rowsPerSecondOfRepetitions) {
@@ -81,6 +82,7 @@ public record RunResult(
         parallelism,
         checkpointIntervalMs,
         rowGroupBytes,
+        objectReuse,
         availableCores,
         javaVersion,
         rowsPerSecond.clone());

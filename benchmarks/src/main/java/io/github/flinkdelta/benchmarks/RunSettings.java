@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * What every contender of one comparison shares: rows, parallelism, checkpoint interval, Parquet
- * codec, row-group and page size. Stated next to every figure.
+ * codec, row-group and page size, and whether Flink's object reuse is on (off, Flink's default,
+ * makes Flink copy every row between the chained source and the sink). Stated next to every figure.
  */
 public record RunSettings(
     long rows,
@@ -13,10 +14,16 @@ public record RunSettings(
     String codec,
     long rowGroupBytes,
     int pageBytes,
-    String childHeap) {
+    String childHeap,
+    boolean objectReuse) {
 
   public static RunSettings defaults(long rows) {
-    return new RunSettings(rows, 2, 1_000, "SNAPPY", 128L << 20, 1 << 20, "2g");
+    return new RunSettings(rows, 2, 1_000, "SNAPPY", 128L << 20, 1 << 20, "2g", false);
+  }
+
+  RunSettings withObjectReuse(boolean on) {
+    return new RunSettings(
+        rows, parallelism, checkpointIntervalMs, codec, rowGroupBytes, pageBytes, childHeap, on);
   }
 
   List<String> toArgs() {
@@ -27,7 +34,8 @@ public record RunSettings(
         codec,
         Long.toString(rowGroupBytes),
         Integer.toString(pageBytes),
-        childHeap);
+        childHeap,
+        Boolean.toString(objectReuse));
   }
 
   static RunSettings fromArgs(String[] args, int from) {
@@ -38,6 +46,7 @@ public record RunSettings(
         args[from + 3],
         Long.parseLong(args[from + 4]),
         Integer.parseInt(args[from + 5]),
-        args[from + 6]);
+        args[from + 6],
+        Boolean.parseBoolean(args[from + 7]));
   }
 }
