@@ -113,8 +113,11 @@ public final class BenchmarkMain {
           RunResult result = new ObjectMapper().readValue(resultFile.toFile(), RunResult.class);
           runs.computeIfAbsent(name, key -> new ArrayList<>()).add(result);
           System.out.printf(
-              "  %,.0f rows/s, commit p50 %.0f ms, p99 %.0f ms%n",
-              result.rowsPerSecond(), result.commitLatencyP50Ms(), result.commitLatencyP99Ms());
+              "  %,.0f rows/s (%,.0f after warm-up), commit p50 %.0f ms, p99 %.0f ms%n",
+              result.rowsPerSecond(),
+              result.rowsPerSecondAfterWarmUp(),
+              result.commitLatencyP50Ms(),
+              result.commitLatencyP99Ms());
         }
       }
     }
@@ -122,10 +125,7 @@ public final class BenchmarkMain {
     // whichever contender varies most from run to run on a noisy machine.
     List<RunResult> results = new ArrayList<>();
     for (List<RunResult> repetitions : runs.values()) {
-      results.add(
-          RunResult.median(repetitions)
-              .withRepetitions(
-                  repetitions.stream().mapToDouble(RunResult::rowsPerSecond).toArray()));
+      results.add(RunResult.median(repetitions));
     }
     ComparisonReport report = new ComparisonReport(results);
     System.out.println();
@@ -219,7 +219,7 @@ public final class BenchmarkMain {
     static Options parse(String[] args) {
       boolean full = Arrays.asList(args).contains("--full");
       boolean objectReuse = Arrays.asList(args).contains("--object-reuse");
-      long rows = full ? 10_000_000 : 3_000_000;
+      long rows = full ? 20_000_000 : 8_000_000;
       int repeats = 3;
       List<String> contenders = Contender.NAMES;
       List<String> scenarios = List.of(Scenario.UNPARTITIONED.id(), Scenario.PARTITIONED.id());

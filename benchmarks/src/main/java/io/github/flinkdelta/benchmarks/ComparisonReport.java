@@ -28,9 +28,10 @@ final class ComparisonReport {
 
   void print(PrintStream out) {
     out.printf(
-        "%-22s %-14s %11s %11s %8s %6s %7s %8s %8s %12s %9s %6s%n",
+        "%-22s %-14s %11s %11s %11s %8s %6s %7s %8s %8s %12s %9s %6s%n",
         "contender",
         "scenario",
+        "warm rows/s",
         "rows/s",
         "rows/s/core",
         "MB/s",
@@ -44,9 +45,10 @@ final class ComparisonReport {
     for (RunResult r : results) {
       out.printf(
           Locale.ROOT,
-          "%-22s %-14s %,11.0f %,11.0f %8.1f %6d %7d %8.0f %8.0f %12.0f %9.0f %6s%n",
+          "%-22s %-14s %,11.0f %,11.0f %,11.0f %8.1f %6d %7d %8.0f %8.0f %12.0f %9.0f %6s%n",
           r.contender(),
           r.scenario(),
+          r.rowsPerSecondAfterWarmUp(),
           r.rowsPerSecond(),
           r.rowsPerSecondPerCore(),
           r.parquetMbPerSecond(),
@@ -59,7 +61,12 @@ final class ComparisonReport {
           r.codec());
     }
     out.println();
-    out.println("Ours / peer (rows/s; rows/s per core), same scenario:");
+    out.printf(
+        "warm rows/s: after the first %d s of the job; rows/s: the whole job, start-up included.%n",
+        ContenderRun.WARM_UP_MILLIS / 1_000);
+    out.println();
+    out.println(
+        "Ours / peer (warm rows/s; warm rows/s per core; rows/s; rows/s per core), same scenario:");
     for (RunResult ours : results) {
       if (!OURS.contains(ours.contender())) {
         continue;
@@ -70,10 +77,12 @@ final class ComparisonReport {
         }
         out.printf(
             Locale.ROOT,
-            "  %-22s / %-22s %-14s %5.2fx  %5.2fx%n",
+            "  %-22s / %-22s %-14s %5.2fx  %5.2fx  %5.2fx  %5.2fx%n",
             ours.contender(),
             peer.contender(),
             ours.scenario(),
+            ours.rowsPerSecondAfterWarmUp() / peer.rowsPerSecondAfterWarmUp(),
+            ours.rowsPerSecondPerCoreAfterWarmUp() / peer.rowsPerSecondPerCoreAfterWarmUp(),
             ours.rowsPerSecond() / peer.rowsPerSecond(),
             ours.rowsPerSecondPerCore() / peer.rowsPerSecondPerCore());
       }
@@ -87,9 +96,9 @@ final class ComparisonReport {
   void writeCharts(Path dir) throws IOException {
     chart(
         dir.resolve("benchmark-throughput.png"),
-        "Rows per second (higher is better)",
+        "Rows per second after warm-up (higher is better)",
         "rows/s",
-        RunResult::rowsPerSecond);
+        RunResult::rowsPerSecondAfterWarmUp);
     chart(
         dir.resolve("benchmark-commit-latency.png"),
         "Commit latency p99, checkpoint complete to visible (lower is better)",

@@ -4,12 +4,18 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The figures of one contender on one scenario, as written to {@code benchmark-results.json}.
  *
+ * @param rowsPerSecond rows over the time from the job's submission to its end, start-up and the
+ *     JVM's warm-up included
  * @param rowsPerSecondPerCore rows per second of CPU time the whole process used (job, observer and
  *     embedded catalog included)
+ * @param rowsAfterWarmUp rows generated after the first {@link ContenderRun#WARM_UP_MILLIS} of the
+ *     job, over which {@code rowsPerSecondAfterWarmUp} and its per-core figure are measured (see
+ *     {@link ThroughputAfterWarmUp}); none when the job ended sooner
  * @param commitLatencyP50Ms from a checkpoint's completion (its last acknowledgement) to the moment
  *     its commit was visible, over every checkpoint that committed data
  * @param commitLatencyP99AfterWarmUpMs the same over the checkpoints completed after the first
@@ -18,6 +24,7 @@ import java.util.List;
  * @param peakHeapBytes the largest heap in use right after a garbage collection
  * @param rowsPerSecondOfRepetitions rows/s of every repetition, in order; the other figures are
  *     those of the {@link #median} repetition
+ * @param rowsPerSecondAfterWarmUpOfRepetitions the same after warm-up
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record RunResult(
@@ -28,6 +35,9 @@ public record RunResult(
     double rowsPerSecond,
     double cpuSeconds,
     double rowsPerSecondPerCore,
+    long rowsAfterWarmUp,
+    double rowsPerSecondAfterWarmUp,
+    double rowsPerSecondPerCoreAfterWarmUp,
     long parquetBytes,
     double parquetMbPerSecond,
     long files,
@@ -46,27 +56,41 @@ public record RunResult(
     boolean objectReuse,
     int availableCores,
     String javaVersion,
-    double[] rowsPerSecondOfRepetitions) {
+    double[] rowsPerSecondOfRepetitions,
+    double[] rowsPerSecondAfterWarmUpOfRepetitions) {
 
   /**
-   * The repetition of median throughput; of an even number, the slower of the middle two, so that
-   * no contender is reported by a run that was luckier than its others.
+   * The repetition of median throughput after warm-up (of whole-job throughput when a repetition
+   * ended before its warm-up did), with every repetition's throughput; of an even number, the
+   * slower of the middle two, so that no contender is reported by a run that was luckier than its
+   * others.
    */
   static RunResult median(List<RunResult> repetitions) {
+    ToDoubleFunction<RunResult> throughput =
+        repetitions.stream().anyMatch(r -> Double.isNaN(r.rowsPerSecondAfterWarmUp()))
+            ? RunResult::rowsPerSecond
+            : RunResult::rowsPerSecondAfterWarmUp;
     List<RunResult> sorted =
-        repetitions.stream().sorted(Comparator.comparingDouble(RunResult::rowsPerSecond)).toList();
-    return sorted.get((sorted.size() - 1) / 2);
+        repetitions.stream().sorted(Comparator.comparingDouble(throughput)).toList();
+    return sorted
+        .get((sorted.size() - 1) / 2)
+        .withRepetitions(
+            repetitions.stream().mapToDouble(RunResult::rowsPerSecond).toArray(),
+            repetitions.stream().mapToDouble(RunResult::rowsPerSecondAfterWarmUp).toArray());
   }
 
-  RunResult withRepetitions(double[] rowsPerSecond) {
+  private RunResult withRepetitions(double[] everyRowsPerSecond, double[] everyAfterWarmUp) {
     return new RunResult(
         contender,
         scenario,
         rows,
         seconds,
-        rowsPerSecond(),
+        rowsPerSecond,
         cpuSeconds,
         rowsPerSecondPerCore,
+        rowsAfterWarmUp,
+        rowsPerSecondAfterWarmUp,
+        rowsPerSecondPerCoreAfterWarmUp,
         parquetBytes,
         parquetMbPerSecond,
         files,
@@ -85,6 +109,7 @@ public record RunResult(
         objectReuse,
         availableCores,
         javaVersion,
-        rowsPerSecond.clone());
+        everyRowsPerSecond.clone(),
+        everyAfterWarmUp.clone());
   }
 }
