@@ -24,7 +24,8 @@ import org.apache.parquet.schema.MessageType;
  * lets data files use {@link DataValuesWriterFactory}'s encoders (parquet-java's {@code
  * ParquetWriter} builder takes none). A row group is completed once its buffered bytes reach the
  * row group size; they are measured every 100 to 10,000 rows, as parquet-java does, since measuring
- * walks every column. Which columns try a dictionary is up to {@link DictionaryChoices}.
+ * walks every column. Which columns try a dictionary is up to {@link DictionaryChoices}. Rows of
+ * primitive columns only go straight to the column writers ({@link FlatRecordConsumer}).
  *
  * <p>A row that fails to encode abandons the file: its column stores may hold part of the row, so
  * {@link #close()} then writes no footer and the file is unreadable. Callers fail the job, and the
@@ -35,7 +36,10 @@ final class ParquetRowWriter implements AutoCloseable {
   private static final Map<String, String> FOOTER_METADATA = Map.of("writer", "flink-delta");
 
   private final MessageType schema;
+
+  /** Parquet-java's record writer for schemas with groups; {@code null} for flat ones. */
   private final MessageColumnIO columnIO;
+
   private final FieldsWriter fields;
   private final ParquetProperties properties;
   private final ParquetFileWriter file;
@@ -68,7 +72,8 @@ final class ParquetRowWriter implements AutoCloseable {
       DictionaryChoices dictionaries)
       throws IOException {
     this.schema = schema;
-    this.columnIO = new ColumnIOFactory(false).getColumnIO(schema);
+    this.columnIO =
+        FlatRecordConsumer.supports(schema) ? null : new ColumnIOFactory(false).getColumnIO(schema);
     this.fields = fields;
     this.codecs = codecs;
     this.rowGroupSize = rowGroupSize;
@@ -182,7 +187,10 @@ final class ParquetRowWriter implements AutoCloseable {
             properties.getColumnIndexTruncateLength(),
             properties.getPageWriteChecksumEnabled());
     columns = properties.newColumnWriteStore(schema, pages, pages);
-    consumer = columnIO.getRecordWriter(columns);
+    consumer =
+        columnIO == null
+            ? new FlatRecordConsumer(schema, columns)
+            : columnIO.getRecordWriter(columns);
     rowsInGroup = 0;
     rowsAtNextSizeCheck = properties.getMinRowCountForPageSizeCheck();
   }

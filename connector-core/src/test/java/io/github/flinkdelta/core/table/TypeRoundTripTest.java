@@ -33,6 +33,7 @@ import org.apache.flink.table.types.logical.FloatType;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.MapType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.SmallIntType;
@@ -129,32 +130,86 @@ class TypeRoundTripTest {
    */
   @Test
   void everyScalarTypeReadsBackEqualThroughHeldRows() throws Exception {
-    List<Integer> kept = new ArrayList<>();
-    for (int i = 0; i < ALL_TYPES.getFieldCount(); i++) {
-      switch (ALL_TYPES.getTypeAt(i).getTypeRoot()) {
-        case ARRAY, MAP -> {}
-        default -> kept.add(i);
-      }
-    }
-    RowType scalars =
-        RowType.of(
-            kept.stream().map(ALL_TYPES::getTypeAt).toArray(LogicalType[]::new),
-            kept.stream().map(i -> ALL_TYPES.getFieldNames().get(i)).toArray(String[]::new));
-    List<RowData> rows = new ArrayList<>();
-    for (RowData full : List.of(extremes(1, true), extremes(2, false), allNull(3), ordinary(4))) {
-      GenericRowData row = new GenericRowData(full.getRowKind(), kept.size());
-      for (int k = 0; k < kept.size(); k++) {
-        row.setField(k, ((GenericRowData) full).getField(kept.get(k)));
-      }
-      rows.add(row);
-    }
+    Projection scalars =
+        Projection.of(
+            type ->
+                type.getTypeRoot() != LogicalTypeRoot.ARRAY
+                    && type.getTypeRoot() != LogicalTypeRoot.MAP);
+    List<RowData> rows =
+        scalars.rows(List.of(extremes(1, true), extremes(2, false), allNull(3), ordinary(4)));
 
     String path = dir.resolve("scalars").toUri().toString();
-    List<DataFile> files = write(path, scalars, List.of("c_id"), rows);
+    List<DataFile> files = write(path, scalars.type(), List.of("c_id"), rows);
     DeltaTable.open(path, HadoopConfigurations.of(Map.of())).commit("app", 1, files);
 
-    List<List<Object>> expected = rows.stream().map(r -> CanonicalRows.of(r, scalars)).toList();
+    List<List<Object>> expected =
+        rows.stream().map(r -> CanonicalRows.of(r, scalars.type())).toList();
     assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  /**
+   * Primitive columns only, which the writer encodes without parquet-java's record shredding: nulls
+   * in the first, a middle, the last and every nullable column land as nulls, values around them
+   * intact.
+   */
+  @Test
+  void flatRowsReadBackEqualWithNullsInAnyColumn() throws Exception {
+    // Every column nullable and the last one null in some rows, so trailing nulls are written too.
+    Projection flat =
+        Projection.of(
+            type ->
+                type.isNullable()
+                    && type.getTypeRoot() != LogicalTypeRoot.ARRAY
+                    && type.getTypeRoot() != LogicalTypeRoot.MAP
+                    && type.getTypeRoot() != LogicalTypeRoot.ROW);
+    GenericRowData firstNull = extremes(5, true);
+    firstNull.setField(0, null);
+    GenericRowData middleNull = extremes(6, false);
+    middleNull.setField(11, null);
+    GenericRowData lastNullable = ordinary(7);
+    lastNullable.setField(17, null);
+    List<RowData> rows =
+        flat.rows(
+            List.of(
+                extremes(1, true), allNull(2), firstNull, middleNull, lastNullable, ordinary(8)));
+
+    String path = dir.resolve("flat").toUri().toString();
+    List<DataFile> files = write(path, flat.type(), List.of(), rows);
+    DeltaTable.open(path, HadoopConfigurations.of(Map.of())).commit("app", 1, files);
+
+    List<List<Object>> expected = rows.stream().map(r -> CanonicalRows.of(r, flat.type())).toList();
+    assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(expected.get(1)).containsOnlyNulls();
+  }
+
+  /** The columns of {@link #ALL_TYPES} whose type passes a test, and rows cut down to them. */
+  private record Projection(RowType type, List<Integer> kept) {
+
+    static Projection of(java.util.function.Predicate<LogicalType> keep) {
+      List<Integer> kept = new ArrayList<>();
+      for (int i = 0; i < ALL_TYPES.getFieldCount(); i++) {
+        if (keep.test(ALL_TYPES.getTypeAt(i))) {
+          kept.add(i);
+        }
+      }
+      RowType type =
+          RowType.of(
+              kept.stream().map(ALL_TYPES::getTypeAt).toArray(LogicalType[]::new),
+              kept.stream().map(i -> ALL_TYPES.getFieldNames().get(i)).toArray(String[]::new));
+      return new Projection(type, kept);
+    }
+
+    List<RowData> rows(List<GenericRowData> full) {
+      List<RowData> rows = new ArrayList<>();
+      for (GenericRowData row : full) {
+        GenericRowData projected = new GenericRowData(row.getRowKind(), kept.size());
+        for (int k = 0; k < kept.size(); k++) {
+          projected.setField(k, row.getField(kept.get(k)));
+        }
+        rows.add(projected);
+      }
+      return rows;
+    }
   }
 
   static List<DataFile> write(
