@@ -1,6 +1,7 @@
 package io.github.flinkdelta.core.parquet;
 
 import java.util.List;
+import java.util.stream.IntStream;
 import org.apache.flink.table.data.RowData;
 import org.apache.parquet.io.api.RecordConsumer;
 
@@ -13,6 +14,9 @@ final class FieldsWriter {
   private final boolean[] nullable;
   private final ValueWriter[] writers;
   private final int[] positions;
+
+  /** The fields declared NOT NULL, by index; most tables have few. */
+  private final int[] required;
 
   /**
    * @param positions where each field sits in the incoming {@link RowData}, or {@code null} when
@@ -35,6 +39,7 @@ final class FieldsWriter {
       nullable[i] = fields.get(i).nullable();
     }
     this.positions = positions;
+    this.required = IntStream.range(0, names.length).filter(i -> !nullable[i]).toArray();
   }
 
   int size() {
@@ -66,8 +71,8 @@ final class FieldsWriter {
 
   /** Checks the row's top-level NOT NULL columns before anything of it is written. */
   void checkNotNull(RowData row) {
-    for (int i = 0; i < names.length; i++) {
-      if (!nullable[i] && row.isNullAt(positions == null ? i : positions[i])) {
+    for (int i : required) {
+      if (row.isNullAt(positions == null ? i : positions[i])) {
         throw new NullValueException(table, paths[i]);
       }
     }
