@@ -219,7 +219,7 @@ public final class BenchmarkMain {
     static Options parse(String[] args) {
       boolean full = Arrays.asList(args).contains("--full");
       boolean objectReuse = Arrays.asList(args).contains("--object-reuse");
-      long rows = full ? 20_000_000 : 8_000_000;
+      long rows = full ? 30_000_000 : 10_000_000;
       int repeats = 3;
       List<String> contenders = Contender.NAMES;
       List<String> scenarios = List.of(Scenario.UNPARTITIONED.id(), Scenario.PARTITIONED.id());
