@@ -115,13 +115,7 @@ class TypeRoundTripTest {
     rows.add(allNull(3));
     rows.add(ordinary(4));
 
-    String path = dir.resolve("types").toUri().toString();
-    List<DataFile> files = write(path, ALL_TYPES, List.of(), rows);
-    DeltaTable table = DeltaTable.open(path, HadoopConfigurations.of(Map.of()));
-    table.commit("app", 1, files);
-
-    List<List<Object>> expected = rows.stream().map(r -> CanonicalRows.of(r, ALL_TYPES)).toList();
-    assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(expected);
+    assertReadsBackEqual("types", ALL_TYPES, List.of(), rows);
   }
 
   /**
@@ -138,13 +132,7 @@ class TypeRoundTripTest {
     List<RowData> rows =
         scalars.rows(List.of(extremes(1, true), extremes(2, false), allNull(3), ordinary(4)));
 
-    String path = dir.resolve("scalars").toUri().toString();
-    List<DataFile> files = write(path, scalars.type(), List.of("c_id"), rows);
-    DeltaTable.open(path, HadoopConfigurations.of(Map.of())).commit("app", 1, files);
-
-    List<List<Object>> expected =
-        rows.stream().map(r -> CanonicalRows.of(r, scalars.type())).toList();
-    assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(expected);
+    assertReadsBackEqual("scalars", scalars.type(), List.of("c_id"), rows);
   }
 
   /**
@@ -173,13 +161,19 @@ class TypeRoundTripTest {
             List.of(
                 extremes(1, true), allNull(2), firstNull, middleNull, lastNullable, ordinary(8)));
 
-    String path = dir.resolve("flat").toUri().toString();
-    List<DataFile> files = write(path, flat.type(), List.of(), rows);
+    assertReadsBackEqual("flat", flat.type(), List.of(), rows);
+    assertThat(CanonicalRows.of(rows.get(1), flat.type())).containsOnlyNulls();
+  }
+
+  /** Writes the rows into a new table, commits them and reads the table back. */
+  private void assertReadsBackEqual(
+      String name, RowType type, List<String> partitions, List<RowData> rows) throws Exception {
+    String path = dir.resolve(name).toUri().toString();
+    List<DataFile> files = write(path, type, partitions, rows);
     DeltaTable.open(path, HadoopConfigurations.of(Map.of())).commit("app", 1, files);
 
-    List<List<Object>> expected = rows.stream().map(r -> CanonicalRows.of(r, flat.type())).toList();
+    List<List<Object>> expected = rows.stream().map(r -> CanonicalRows.of(r, type)).toList();
     assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(expected);
-    assertThat(expected.get(1)).containsOnlyNulls();
   }
 
   /** The columns of {@link #ALL_TYPES} whose type passes a test, and rows cut down to them. */
