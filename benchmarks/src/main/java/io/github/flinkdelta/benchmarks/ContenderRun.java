@@ -73,11 +73,6 @@ public final class ContenderRun {
         double seconds = (System.nanoTime() - start) / 1e9;
         double cpuSeconds = (os.getProcessCpuTime() - cpuStart) / 1e9;
         Thread.sleep(100);
-        for (GenerationProgress.Mark m : GenerationProgress.marks()) {
-          System.out.printf(
-              "PROGRESS %d %.3f %.3f%n",
-              m.thread(), (m.nanoTime() - start) / 1e9, (m.cpuNanos() - cpuStart) / 1e9);
-        } // TEMP
         ThroughputAfterWarmUp warm =
             ThroughputAfterWarmUp.of(
                 GenerationProgress.marks(),
