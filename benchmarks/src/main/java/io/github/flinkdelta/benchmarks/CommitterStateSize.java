@@ -1,8 +1,8 @@
 package io.github.flinkdelta.benchmarks;
 
-import io.github.flinkdelta.core.parquet.DataFile;
-import io.github.flinkdelta.core.parquet.DataFiles;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import io.github.flinkdelta.core.write.DataFile;
+import io.github.flinkdelta.core.write.DataFiles;
 import io.github.flinkdelta.sink.DeltaCommittable;
 import io.github.flinkdelta.sink.DeltaCommittableSerializer;
 import io.github.flinkdelta.sink.DeltaWriteResult;

@@ -1,7 +1,7 @@
 package io.github.flinkdelta.benchmarks;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
-import io.github.flinkdelta.core.parquet.FileWriteOptions.Compression;
+import io.github.flinkdelta.core.config.DeltaSinkOptions.Compression;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.DeltaSinkBuilder;
 import java.io.IOException;

@@ -1,8 +1,11 @@
 package io.github.flinkdelta.benchmarks;
 
-import io.github.flinkdelta.core.parquet.DataFile;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.DeltaTable;
+import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.sink.DeltaSink;
 import java.nio.file.Path;
 import java.util.List;
@@ -41,29 +44,28 @@ public final class LargeTableRun {
 
     long start = System.nanoTime();
     DataFile template = SyntheticTables.template(table, conf);
-    try (DeltaTable delta = DeltaTable.open(table, conf)) {
-      if (shape.equals("files")) {
+    Engine engine = DefaultEngine.create(conf);
+    if (shape.equals("files")) {
+      try (DeltaTable delta = SyntheticTables.open(table, conf)) {
         for (int first = 0, txn = 1; first < count; first += FILES_PER_COMMIT, txn++) {
           int batch = Math.min(FILES_PER_COMMIT, count - first);
           delta.commit(SyntheticTables.APP_ID, txn, SyntheticTables.files(template, first, batch));
         }
-        delta.snapshot().writeCheckpoint(delta.engine());
-      } else {
-        // A streaming table as the sink leaves it: a checkpoint a few versions before the end.
-        Path log = Path.of(java.net.URI.create(table)).resolve("_delta_log");
-        SyntheticTables.appendVersions(log, 1, count - 5, template);
-        delta.refresh();
-        delta.snapshot().writeCheckpoint(delta.engine());
-        SyntheticTables.appendVersions(log, count - 4, count, template);
-        delta.refresh();
       }
-      figures
-          .put("table_version", delta.snapshot().getVersion())
-          .put("build_seconds", (System.nanoTime() - start) / 1e9);
+      TableManager.loadSnapshot(table).build(engine).writeCheckpoint(engine);
+    } else {
+      // A streaming table as the sink leaves it: a checkpoint a few versions before the end.
+      Path log = Path.of(java.net.URI.create(table)).resolve("_delta_log");
+      SyntheticTables.appendVersions(log, 1, count - 5, template);
+      TableManager.loadSnapshot(table).build(engine).writeCheckpoint(engine);
+      SyntheticTables.appendVersions(log, count - 4, count, template);
     }
+    figures
+        .put("table_version", TableManager.loadSnapshot(table).build(engine).getVersion())
+        .put("build_seconds", (System.nanoTime() - start) / 1e9);
 
     start = System.nanoTime();
-    try (DeltaTable delta = DeltaTable.open(table, conf)) {
+    try (DeltaTable delta = SyntheticTables.open(table, conf)) {
       figures.put("snapshot_load_ms", (System.nanoTime() - start) / 1e6);
       start = System.nanoTime();
       delta.transactionVersion("a-new-app");
@@ -89,7 +91,7 @@ public final class LargeTableRun {
   private static void firstCommit(EmbeddedFlink flink, String table, Path dir, Figures figures)
       throws Exception {
     long before;
-    try (DeltaTable delta = DeltaTable.open(table, HadoopConfigurations.of(Map.of()))) {
+    try (DeltaTable delta = SyntheticTables.open(table, HadoopConfigurations.of(Map.of()))) {
       before = delta.snapshot().getVersion();
     }
     Path log = Path.of(java.net.URI.create(table)).resolve("_delta_log");

@@ -1,9 +1,13 @@
 package io.github.flinkdelta.benchmarks;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
-import io.github.flinkdelta.core.parquet.DataFile;
-import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
+import io.github.flinkdelta.core.catalog.PathTableLocator;
+import io.github.flinkdelta.core.catalog.TableDefinition;
 import io.github.flinkdelta.core.table.DeltaTable;
+import io.github.flinkdelta.core.table.TableRequest;
+import io.github.flinkdelta.core.types.DeltaTypes;
+import io.github.flinkdelta.core.write.DataFile;
+import io.github.flinkdelta.core.write.FileWriteOptions;
+import io.github.flinkdelta.core.write.PartitionedDataWriter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -37,6 +41,20 @@ final class SyntheticTables {
         .get(0);
   }
 
+  /** Opens the existing path table at {@code tableUri}. */
+  static DeltaTable open(String tableUri, Configuration conf) {
+    return DeltaTable.open(TableRequest.of(new PathTableLocator(tableUri), conf));
+  }
+
+  /** Opens the path table at {@code tableUri}, creating it for benchmark rows when missing. */
+  static DeltaTable create(String tableUri, Configuration conf, List<String> partitions) {
+    return DeltaTable.open(
+        TableRequest.of(new PathTableLocator(tableUri), conf)
+            .creatingIfMissing(
+                new TableDefinition(
+                    DeltaTypes.toDeltaSchema(BenchmarkRows.TYPE), partitions, Map.of())));
+  }
+
   /**
    * Writes {@code rows} through the sink's writer, with its default options, into the table at
    * {@code tableUri} (created partitioned by country when missing); returns the files, uncommitted.
@@ -45,15 +63,13 @@ final class SyntheticTables {
       String tableUri, Configuration conf, String filePrefix, Iterator<RowData> rows)
       throws IOException {
     List<String> partitions = List.of(BenchmarkRows.PARTITION_COLUMN);
-    try (DeltaTable table =
-            DeltaTable.open(tableUri, conf, true, BenchmarkRows.TYPE, partitions, Map.of());
+    try (DeltaTable table = create(tableUri, conf, partitions);
         PartitionedDataWriter writer =
             new PartitionedDataWriter(
                 table.layoutFor(BenchmarkRows.TYPE, partitions),
                 conf,
                 tableUri,
-                DeltaSinkOptions.fileWriteOptions(
-                    new org.apache.flink.configuration.Configuration()),
+                FileWriteOptions.from(new org.apache.flink.configuration.Configuration()),
                 filePrefix)) {
       while (rows.hasNext()) {
         writer.write(rows.next());

@@ -11,12 +11,9 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 public final class DeltaCommittableSerializer
     implements SimpleVersionedSerializer<DeltaCommittable> {
 
-  /** See {@link DataFileSerialization} for what each version holds. All are read. */
-  static final int VERSION = 3;
-
   @Override
   public int getVersion() {
-    return VERSION;
+    return DataFileSerialization.VERSION;
   }
 
   @Override
@@ -30,12 +27,10 @@ public final class DeltaCommittableSerializer
 
   @Override
   public DeltaCommittable deserialize(int version, byte[] serialized) throws IOException {
-    if (version < 1 || version > VERSION) {
-      throw DataFileSerialization.unknownVersion("Delta committable", version, VERSION);
-    }
+    DataFileSerialization.checkVersion("Delta committable", version);
     DataInputDeserializer in = new DataInputDeserializer(serialized);
     String appId = DataFileSerialization.readString(in);
     long checkpointId = in.readLong();
-    return new DeltaCommittable(appId, checkpointId, DataFileSerialization.readFiles(version, in));
+    return new DeltaCommittable(appId, checkpointId, DataFileSerialization.readFiles(in));
   }
 }

@@ -1,8 +1,13 @@
 package io.github.flinkdelta.sink;
 
-import io.github.flinkdelta.core.table.CommitResult;
-import io.github.flinkdelta.core.table.DeltaCheckpoints;
+import io.github.flinkdelta.core.checkpoint.DeltaCheckpoints;
+import io.github.flinkdelta.core.table.CommitOutcome;
+import io.github.flinkdelta.core.table.CommitOutcome.AlreadyCommitted;
+import io.github.flinkdelta.core.table.CommitOutcome.Committed;
+import io.github.flinkdelta.core.table.CommitOutcome.Conflicted;
+import io.github.flinkdelta.core.table.CommitOutcome.Failed;
 import io.github.flinkdelta.core.table.DeltaTable;
+import io.github.flinkdelta.core.table.TableRequest;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -21,9 +26,11 @@ import org.slf4j.LoggerFactory;
  * <p>Failure semantics: a committable restored from state whose transaction the table already holds
  * is skipped ({@code signalAlreadyCommitted}). A table that already holds a checkpoint this job
  * just took means another job commits under the same app id; the job stops without restarts rather
- * than skip rows. Any other failure fails the task, and Flink retries the commit after restoring
- * the checkpoint, so files are never dropped. A restored state older than the table is refused by
- * {@link DeltaWriteResultAggregator} when the job starts, unless a new app id is configured.
+ * than skip rows. A commit that conflicts or fails fails the task, and Flink retries it after
+ * restoring the checkpoint, so files are never dropped; a lost commit response is settled by the
+ * table's transaction id before any retry ({@link DeltaTable#commit}). A restored state older than
+ * the table is refused by {@link DeltaWriteResultAggregator} when the job starts, unless a new app
+ * id is configured.
  */
 final class DeltaCommitter implements Committer<DeltaCommittable> {
 
@@ -69,37 +76,62 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
   private void commit(CommitRequest<DeltaCommittable> request) {
     DeltaCommittable committable = request.getCommittable();
     long started = System.nanoTime();
-    CommitResult result =
+    CommitOutcome outcome =
         table().commit(committable.appId(), committable.checkpointId(), committable.files());
-    metrics.attempted(result);
-    if (result.committed()) {
-      long durationMs = (System.nanoTime() - started) / 1_000_000;
-      // The checkpoint thread reads this snapshot while the next commit builds on it. Kernel's
-      // snapshot state is immutable, and its lazily loaded parts are single-check caches of
-      // immutable values: the two threads can at worst both load one, never see a broken one.
-      checkpoints.committed(table.snapshot());
-      long records = committable.files().numRecords();
-      metrics.committed(result, durationMs, committable.files().size(), records);
-      LOG.info(
-          "Committed {} version {} (checkpoint {}, appId {}, {} files, {} rows, {} bytes) in {} ms"
-              + " (publish {} ms)",
-          config.tableName(),
-          result.tableVersion(),
-          committable.checkpointId(),
-          committable.appId(),
-          committable.files().size(),
-          records,
-          committable.files().sizeBytes(),
-          durationMs,
-          result.publishMillis());
-      reloadIfDue();
-      return;
+    if (outcome instanceof Committed committed) {
+      committed(committable, committed, started);
+    } else if (outcome instanceof AlreadyCommitted already) {
+      alreadyCommitted(request, already);
+    } else if (outcome instanceof Conflicted conflicted) {
+      throw new IllegalStateException(
+          SinkErrors.commitConflicted(
+              config.tableName(),
+              committable.appId(),
+              committable.checkpointId(),
+              conflicted.attempts(),
+              conflicted.cause()),
+          conflicted.cause());
+    } else {
+      Failed failed = (Failed) outcome;
+      throw new IllegalStateException(
+          SinkErrors.commitFailed(
+              config.tableName(), committable.appId(), committable.checkpointId(), failed.cause()),
+          failed.cause());
     }
-    // Kernel refuses a transaction whose version the table's app id has reached. Commits of one
-    // app id land in checkpoint order, so a committable restored from state is in the table
-    // already. (Whether restored state is older than the table is the aggregator's decision, made
-    // once when the job starts; a commit whose response was lost is settled inside DeltaTable.)
-    long tableTxn = result.tableTxnVersion();
+  }
+
+  private void committed(DeltaCommittable committable, Committed outcome, long started) {
+    long durationMs = (System.nanoTime() - started) / 1_000_000;
+    // The checkpoint thread reads this snapshot while the next commit builds on it. Kernel's
+    // snapshot state is immutable, and its lazily loaded parts are single-check caches of
+    // immutable values: the two threads can at worst both load one, never see a broken one.
+    checkpoints.committed(table.snapshot());
+    long records = committable.files().numRecords();
+    metrics.committed(outcome, durationMs, committable.files().size(), records);
+    LOG.info(
+        "Committed {} version {} (checkpoint {}, appId {}, {} files, {} rows, {} bytes) in {} ms"
+            + " (publish {} ms)",
+        config.tableName(),
+        outcome.tableVersion(),
+        committable.checkpointId(),
+        committable.appId(),
+        committable.files().size(),
+        records,
+        committable.files().sizeBytes(),
+        durationMs,
+        outcome.publishMillis());
+    reloadIfDue();
+  }
+
+  /**
+   * Kernel refuses a transaction whose version the table's app id has reached. Commits of one app
+   * id land in checkpoint order, so a committable restored from state is in the table already.
+   * (Whether restored state is older than the table is the aggregator's decision, made once when
+   * the job starts; a commit whose response was lost is settled inside {@link DeltaTable}.)
+   */
+  private void alreadyCommitted(CommitRequest<DeltaCommittable> request, AlreadyCommitted outcome) {
+    DeltaCommittable committable = request.getCommittable();
+    metrics.alreadyCommitted(outcome);
     long checkpoint = committable.checkpointId();
     boolean replay =
         restoredCheckpointId.isPresent() && checkpoint <= restoredCheckpointId.getAsLong();
@@ -109,7 +141,7 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
       throw new SuppressRestartsException(
           new IllegalStateException(
               SinkErrors.appIdUsedConcurrently(
-                  config.tableName(), committable.appId(), checkpoint, tableTxn)));
+                  config.tableName(), committable.appId(), checkpoint, outcome.tableTxnVersion())));
     }
     LOG.info(
         "Checkpoint {} of appId {} is already committed to {} (the table holds its checkpoints up"
@@ -117,7 +149,7 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
         checkpoint,
         committable.appId(),
         config.tableName(),
-        tableTxn);
+        outcome.tableTxnVersion());
     request.signalAlreadyCommitted();
   }
 
@@ -144,7 +176,10 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
 
   private DeltaTable table() {
     if (table == null) {
-      table = DeltaTable.open(config.table(), config.hadoopConf(), config.maxCommitRetries());
+      table =
+          DeltaTable.open(
+              TableRequest.of(config.table(), config.hadoopConf())
+                  .withMaxCommitRetries(config.maxCommitRetries()));
       checkpoints = table.checkpoints(config.deltaCheckpointInterval());
       metrics.watch(checkpoints);
     }

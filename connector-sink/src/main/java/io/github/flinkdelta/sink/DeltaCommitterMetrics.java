@@ -1,7 +1,7 @@
 package io.github.flinkdelta.sink;
 
-import io.github.flinkdelta.core.table.CommitResult;
-import io.github.flinkdelta.core.table.DeltaCheckpoints;
+import io.github.flinkdelta.core.checkpoint.DeltaCheckpoints;
+import io.github.flinkdelta.core.table.CommitOutcome;
 import java.time.Clock;
 import java.util.function.LongSupplier;
 import org.apache.flink.metrics.Counter;
@@ -48,16 +48,18 @@ final class DeltaCommitterMetrics {
     deltaCheckpointVersion = checkpoints::latestCheckpointVersion;
   }
 
-  /** A commit call ended, having added files or found them already committed. */
-  void attempted(CommitResult result) {
-    retries.inc(result.retries());
-    conflicts.inc(result.conflicts());
+  /** A commit call found its files committed already. */
+  void alreadyCommitted(CommitOutcome.AlreadyCommitted outcome) {
+    retries.inc(outcome.retries());
   }
 
-  void committed(CommitResult result, long durationMs, int files, long records) {
-    lastCommittedVersion = result.tableVersion();
+  /** A commit call added its files. */
+  void committed(CommitOutcome.Committed outcome, long durationMs, int files, long records) {
+    retries.inc(outcome.retries());
+    conflicts.inc(outcome.conflicts());
+    lastCommittedVersion = outcome.tableVersion();
     lastCommitDurationMs = durationMs;
-    lastPublishDurationMs = result.publishMillis();
+    lastPublishDurationMs = outcome.publishMillis();
     lastSuccessMillis = clock.millis();
     filesCommitted.inc(files);
     recordsCommitted.inc(records);

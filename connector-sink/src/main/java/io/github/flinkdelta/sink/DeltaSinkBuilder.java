@@ -1,16 +1,18 @@
 package io.github.flinkdelta.sink;
 
 import io.github.flinkdelta.core.catalog.PathTableLocator;
+import io.github.flinkdelta.core.catalog.TableDefinition;
 import io.github.flinkdelta.core.catalog.TableLocator;
+import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
-import io.github.flinkdelta.core.parquet.FileLayout;
 import io.github.flinkdelta.core.table.DeltaTable;
+import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.types.DeltaTypes;
-import io.github.flinkdelta.uc.CatalogTable;
-import io.github.flinkdelta.uc.UcTableName;
-import io.github.flinkdelta.uc.UnityCatalogClient;
+import io.github.flinkdelta.core.write.FileLayout;
+import io.github.flinkdelta.core.write.FileWriteOptions;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
-import io.github.flinkdelta.uc.UnityCatalogTableLocator;
+import io.github.flinkdelta.uc.internal.UnityCatalogTableName;
+import io.github.flinkdelta.uc.internal.UnityCatalogTableReference;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,7 +68,10 @@ public final class DeltaSinkBuilder {
     return this;
   }
 
-  /** The Unity Catalog server that holds {@link #tableName}. */
+  /**
+   * The Unity Catalog server that holds {@link #tableName}. Instead, the connection may be given as
+   * {@link UnityCatalogOptions} through {@link #options}.
+   */
   public DeltaSinkBuilder unityCatalog(UnityCatalogConnection connection) {
     this.unityCatalog = connection;
     return this;
@@ -104,7 +109,7 @@ public final class DeltaSinkBuilder {
     return this;
   }
 
-  /** Sets one option of {@link DeltaSinkOptions}. */
+  /** Sets one option of {@link DeltaSinkOptions} or {@link UnityCatalogOptions}. */
   public <T> DeltaSinkBuilder option(ConfigOption<T> option, T value) {
     options.set(option, value);
     return this;
@@ -142,12 +147,25 @@ public final class DeltaSinkBuilder {
           "set either tablePath(\"file:///...\" or \"s3a://...\") or"
               + " tableName(\"catalog.schema.table\") with unityCatalog(...)");
     }
-    if (tableName != null && unityCatalog == null) {
-      problems.add("set unityCatalog(...) to the server that holds " + tableName);
+    UnityCatalogConnection connection = unityCatalog;
+    if (tableName != null && connection == null) {
+      if (UnityCatalogOptions.isSet(options)) {
+        try {
+          connection = UnityCatalogOptions.connection(options, "DeltaSink for " + tableName);
+        } catch (IllegalArgumentException e) {
+          problems.add(e.getMessage());
+        }
+      } else {
+        problems.add(
+            "set unityCatalog(...) (or the option '"
+                + UnityCatalogOptions.URI.key()
+                + "') to the server that holds "
+                + tableName);
+      }
     }
     if (tableName != null) {
       try {
-        UcTableName.parse(tableName);
+        UnityCatalogTableName.parse(tableName);
       } catch (IllegalArgumentException e) {
         problems.add(e.getMessage());
       }
@@ -175,60 +193,34 @@ public final class DeltaSinkBuilder {
       throw new IllegalArgumentException("Cannot build DeltaSink: " + String.join("; ", problems));
     }
     // Reject types Delta cannot hold before touching storage.
-    DeltaTypes.toDeltaSchema(rowType);
+    TableDefinition definition =
+        new TableDefinition(DeltaTypes.toDeltaSchema(rowType), partitionColumns, tableProperties);
 
-    org.apache.hadoop.conf.Configuration hadoopConf = DeltaSinkConfig.hadoopConf(hadoopOptions);
-    TableLocator locator =
-        tableName == null ? openPath(hadoopConf) : openInUnityCatalog(hadoopConf);
+    TableReference reference =
+        tableName == null
+            ? new PathTableLocator(tablePath)
+            : new UnityCatalogTableReference(connection, UnityCatalogTableName.parse(tableName));
+    TableRequest request = TableRequest.of(reference, DeltaSinkConfig.hadoopConf(hadoopOptions));
+    if (options.get(DeltaSinkOptions.CREATE_IF_MISSING)) {
+      request = request.creatingIfMissing(definition);
+    }
+    TableLocator locator;
     FileLayout layout;
-    try (DeltaTable table = DeltaTable.open(locator, hadoopConf)) {
+    try (DeltaTable table = DeltaTable.open(request)) {
       layout = table.layoutFor(rowType, partitionColumns);
       table.checkWritable();
+      locator = table.locator();
     }
     return new DeltaSink(
         new DeltaSinkConfig(
             locator,
             hadoopOptions,
             layout,
-            DeltaSinkOptions.fileWriteOptions(options),
+            FileWriteOptions.from(options),
             options.get(DeltaSinkOptions.APP_ID),
             options.get(DeltaSinkOptions.COMMIT_MAX_RETRIES),
             options.get(DeltaSinkOptions.DISTRIBUTION),
             options.getOptional(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL).orElse(null)),
         uidPrefix);
-  }
-
-  private TableLocator openPath(org.apache.hadoop.conf.Configuration hadoopConf) {
-    DeltaTable.open(
-            tablePath,
-            hadoopConf,
-            options.get(DeltaSinkOptions.CREATE_IF_MISSING),
-            rowType,
-            partitionColumns,
-            tableProperties)
-        .close();
-    return new PathTableLocator(tablePath);
-  }
-
-  private TableLocator openInUnityCatalog(org.apache.hadoop.conf.Configuration hadoopConf) {
-    UcTableName name = UcTableName.parse(tableName);
-    try (UnityCatalogClient client = new UnityCatalogClient(unityCatalog, hadoopConf)) {
-      CatalogTable table = client.find(name).orElse(null);
-      if (table != null) {
-        client.requireWritable(table);
-      } else {
-        if (!options.get(DeltaSinkOptions.CREATE_IF_MISSING)) {
-          throw new IllegalStateException(SinkErrors.unityCatalogTableMissing(name, unityCatalog));
-        }
-        table =
-            client.createManagedTable(
-                hadoopConf,
-                name,
-                DeltaTypes.toDeltaSchema(rowType),
-                partitionColumns,
-                tableProperties);
-      }
-      return new UnityCatalogTableLocator(unityCatalog, table);
-    }
   }
 }

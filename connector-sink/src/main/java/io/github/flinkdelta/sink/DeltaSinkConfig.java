@@ -2,9 +2,9 @@ package io.github.flinkdelta.sink;
 
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
-import io.github.flinkdelta.core.parquet.FileLayout;
-import io.github.flinkdelta.core.parquet.FileWriteOptions;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import io.github.flinkdelta.core.write.FileLayout;
+import io.github.flinkdelta.core.write.FileWriteOptions;
 import java.io.Serializable;
 import java.util.Map;
 import java.util.Objects;

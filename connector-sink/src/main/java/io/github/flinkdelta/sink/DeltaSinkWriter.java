@@ -1,7 +1,7 @@
 package io.github.flinkdelta.sink;
 
-import io.github.flinkdelta.core.parquet.DataFiles;
-import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
+import io.github.flinkdelta.core.write.DataFiles;
+import io.github.flinkdelta.core.write.PartitionedDataWriter;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;

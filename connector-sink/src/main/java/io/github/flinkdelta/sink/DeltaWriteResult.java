@@ -1,6 +1,6 @@
 package io.github.flinkdelta.sink;
 
-import io.github.flinkdelta.core.parquet.DataFiles;
+import io.github.flinkdelta.core.write.DataFiles;
 import java.util.Objects;
 import org.apache.flink.annotation.Internal;
 

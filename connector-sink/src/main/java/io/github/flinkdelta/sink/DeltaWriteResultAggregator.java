@@ -1,7 +1,8 @@
 package io.github.flinkdelta.sink;
 
-import io.github.flinkdelta.core.parquet.DataFiles;
 import io.github.flinkdelta.core.table.DeltaTable;
+import io.github.flinkdelta.core.table.TableRequest;
+import io.github.flinkdelta.core.write.DataFiles;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -81,7 +82,8 @@ final class DeltaWriteResultAggregator
     if (restoredState || config.appId() != null) {
       long tableTxn;
       try (var loader = ConnectorClassLoader.enter();
-          DeltaTable table = DeltaTable.open(config.table(), config.hadoopConf())) {
+          DeltaTable table =
+              DeltaTable.open(TableRequest.of(config.table(), config.hadoopConf()))) {
         tableTxn = table.transactionVersion(appId);
       }
       if (restoredState) {

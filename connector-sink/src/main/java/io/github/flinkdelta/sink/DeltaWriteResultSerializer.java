@@ -1,6 +1,6 @@
 package io.github.flinkdelta.sink;
 
-import io.github.flinkdelta.core.parquet.DataFiles;
+import io.github.flinkdelta.core.write.DataFiles;
 import java.io.IOException;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
@@ -12,12 +12,9 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 public final class DeltaWriteResultSerializer
     implements SimpleVersionedSerializer<DeltaWriteResult> {
 
-  /** See {@link DataFileSerialization} for what each version holds. All are read. */
-  static final int VERSION = 3;
-
   @Override
   public int getVersion() {
-    return VERSION;
+    return DataFileSerialization.VERSION;
   }
 
   @Override
@@ -29,11 +26,9 @@ public final class DeltaWriteResultSerializer
 
   @Override
   public DeltaWriteResult deserialize(int version, byte[] serialized) throws IOException {
-    if (version < 1 || version > VERSION) {
-      throw DataFileSerialization.unknownVersion("Delta write result", version, VERSION);
-    }
+    DataFileSerialization.checkVersion("Delta write result", version);
     DataInputDeserializer in = new DataInputDeserializer(serialized);
-    DataFiles files = DataFileSerialization.readFiles(version, in);
+    DataFiles files = DataFileSerialization.readFiles(in);
     return new DeltaWriteResult(files);
   }
 }

@@ -1,7 +1,7 @@
 package io.github.flinkdelta.sink;
 
-import io.github.flinkdelta.core.parquet.PartitionColumn;
-import io.github.flinkdelta.core.parquet.PartitionValues;
+import io.github.flinkdelta.core.write.PartitionColumn;
+import io.github.flinkdelta.core.write.PartitionValues;
 import java.util.List;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.table.data.RowData;

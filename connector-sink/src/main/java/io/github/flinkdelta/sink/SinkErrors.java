@@ -1,8 +1,6 @@
 package io.github.flinkdelta.sink;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
-import io.github.flinkdelta.uc.UcTableName;
-import io.github.flinkdelta.uc.UnityCatalogConnection;
 
 /** Messages for failures of the sink that stop the job, each with what to do. */
 final class SinkErrors {
@@ -45,10 +43,22 @@ final class SinkErrors {
         table, appId, tableTxnVersion, DeltaSinkOptions.APP_ID.key());
   }
 
-  static String unityCatalogTableMissing(UcTableName name, UnityCatalogConnection connection) {
+  static String commitConflicted(
+      String table, String appId, long checkpoint, int attempts, Exception cause) {
     return String.format(
-        "Unity Catalog at %s has no table %s. Create it, or enable '%s' to create it as a"
-            + " managed table from the sink's row type.",
-        connection.endpoint(), name, DeltaSinkOptions.CREATE_IF_MISSING.key());
+        "Commit of checkpoint %d to Delta table %s (appId %s) conflicts with a concurrent change to"
+            + " the table after %d attempts: %s. The files stay pending and the commit is retried"
+            + " after the job restarts; if the table's schema or protocol was changed, restart the"
+            + " job against the new schema.",
+        checkpoint, table, appId, attempts, cause.getMessage());
+  }
+
+  static String commitFailed(String table, String appId, long checkpoint, Exception cause) {
+    return String.format(
+        "Commit of checkpoint %d to Delta table %s (appId %s) failed: %s. The files stay pending and"
+            + " the commit is retried after the job restarts; its transaction id keeps it from"
+            + " being applied twice. If it keeps failing, check the storage and catalog the error"
+            + " names, or raise '%s'.",
+        checkpoint, table, appId, cause.getMessage(), DeltaSinkOptions.COMMIT_MAX_RETRIES.key());
   }
 }

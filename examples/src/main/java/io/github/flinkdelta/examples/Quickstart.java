@@ -1,21 +1,14 @@
 package io.github.flinkdelta.examples;
 
-import io.delta.kernel.Snapshot;
-import io.github.flinkdelta.core.storage.HadoopConfigurations;
-import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
 import io.github.flinkdelta.uc.Secret;
-import io.github.flinkdelta.uc.UcTableName;
-import io.github.flinkdelta.uc.UnityCatalogClient;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
-import io.github.flinkdelta.uc.UnityCatalogTableLocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
@@ -32,7 +25,6 @@ import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
-import org.apache.hadoop.conf.Configuration;
 
 /**
  * Starts an embedded Unity Catalog server with storage on local disk, streams generated click
@@ -57,6 +49,9 @@ public final class Quickstart {
           },
           new String[] {"id", "user", "page", "duration_ms", "event_time", "event_date"});
 
+  /** The embedded catalog accepts any token; a real one needs a token of a principal. */
+  private static final String TOKEN = "quickstart";
+
   private Quickstart() {}
 
   public static void main(String[] args) throws Exception {
@@ -65,55 +60,46 @@ public final class Quickstart {
     long rows = args.length > 1 ? Long.parseLong(args[1]) : 20_000;
     double perSecond = args.length > 2 ? Double.parseDouble(args[2]) : 2_000;
     String table = "main.default.clicks";
-    UnityCatalogServer catalog =
-        UnityCatalogServer.builder().storageRoot(dir.resolve("storage")).build().start();
-    UnityCatalogConnection connection =
-        new UnityCatalogConnection(catalog.uri(), Secret.of("quickstart"));
+    try (UnityCatalogServer catalog =
+        UnityCatalogServer.builder().storageRoot(dir.resolve("storage")).build().start()) {
+      UnityCatalogConnection connection =
+          new UnityCatalogConnection(catalog.uri(), Secret.of(TOKEN));
 
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    env.setParallelism(2);
-    env.enableCheckpointing(Duration.ofSeconds(2).toMillis());
+      StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+      env.setParallelism(2);
+      env.enableCheckpointing(Duration.ofSeconds(2).toMillis());
 
-    DataGeneratorSource<RowData> clicks =
-        new DataGeneratorSource<>(
-            Quickstart::click,
-            rows,
-            RateLimiterStrategy.perSecond(perSecond),
-            InternalTypeInfo.of(CLICK));
+      DataGeneratorSource<RowData> clicks =
+          new DataGeneratorSource<>(
+              Quickstart::click,
+              rows,
+              RateLimiterStrategy.perSecond(perSecond),
+              InternalTypeInfo.of(CLICK));
 
-    DeltaSink sink =
-        DeltaSink.builder()
-            .unityCatalog(connection)
-            .tableName(table)
-            .rowType(CLICK)
-            .partitionColumns("event_date")
-            .build();
+      DeltaSink sink =
+          DeltaSink.builder()
+              .unityCatalog(connection)
+              .tableName(table)
+              .rowType(CLICK)
+              .partitionColumns("event_date")
+              .build();
 
-    env.fromSource(clicks, WatermarkStrategy.noWatermarks(), "clicks")
-        .uid("clicks")
-        .sinkTo(sink)
-        .uid("clicks-delta-sink");
-    env.execute("flink-delta quickstart");
+      env.fromSource(clicks, WatermarkStrategy.noWatermarks(), "clicks")
+          .uid("clicks")
+          .sinkTo(sink)
+          .uid("clicks-delta-sink");
+      env.execute("flink-delta quickstart");
 
-    Configuration conf = HadoopConfigurations.of(Map.of());
-    try (UnityCatalogClient client = new UnityCatalogClient(connection, conf);
-        DeltaTable delta =
-            DeltaTable.open(
-                new UnityCatalogTableLocator(
-                    connection, client.find(UcTableName.parse(table)).orElseThrow()),
-                conf)) {
-      Snapshot snapshot = delta.snapshot();
-      long count = TableRows.count(delta.engine(), snapshot);
+      TableRows.TableCount read = TableRows.count(catalog.uri(), TOKEN, table);
       System.out.println();
       System.out.println("Unity Catalog:   " + catalog.uri() + UnityCatalogServer.API_BASE);
-      System.out.println("Table:           " + table + " at " + snapshot.getPath());
+      System.out.println("Table:           " + table + " at " + read.location());
       System.out.println("Catalog version: " + catalog.latestVersion(table));
-      System.out.println("Rows:            " + count);
-      if (count != rows) {
-        throw new IllegalStateException("expected " + rows + " rows but the table holds " + count);
+      System.out.println("Rows:            " + read.rows());
+      if (read.rows() != rows) {
+        throw new IllegalStateException(
+            "expected " + rows + " rows but the table holds " + read.rows());
       }
-    } finally {
-      catalog.close();
     }
   }
 

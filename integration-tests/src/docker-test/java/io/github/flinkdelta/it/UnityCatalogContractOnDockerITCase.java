@@ -1,8 +1,9 @@
 package io.github.flinkdelta.it;
 
+import io.github.flinkdelta.uc.Secret;
+
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.github.flinkdelta.uc.Secret;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.net.URI;
 import java.time.Duration;

@@ -1,15 +1,19 @@
 package io.github.flinkdelta.it;
 
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
+import io.github.flinkdelta.core.catalog.SnapshotSource;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
-import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
-import io.github.flinkdelta.uc.CatalogTable;
-import io.github.flinkdelta.uc.UcTableName;
-import io.github.flinkdelta.uc.UnityCatalogClient;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
-import io.github.flinkdelta.uc.UnityCatalogTableLocator;
+import io.github.flinkdelta.uc.internal.UnityCatalogClient;
+import io.github.flinkdelta.uc.internal.UnityCatalogTable;
+import io.github.flinkdelta.uc.internal.UnityCatalogTableLocator;
+import io.github.flinkdelta.uc.internal.UnityCatalogTableName;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 
 /** Reads a Unity Catalog table back the way a catalog-aware reader does. */
 final class CatalogReads {
@@ -17,10 +21,10 @@ final class CatalogReads {
   private CatalogReads() {}
 
   /** The table as the catalog knows it. */
-  static CatalogTable table(UnityCatalogConnection connection, String name) {
+  static UnityCatalogTable table(UnityCatalogConnection connection, String name) {
     try (UnityCatalogClient client =
         new UnityCatalogClient(connection, HadoopConfigurations.of(Map.of()))) {
-      return client.find(UcTableName.parse(name)).orElseThrow();
+      return client.find(UnityCatalogTableName.parse(name)).orElseThrow();
     }
   }
 
@@ -37,12 +41,13 @@ final class CatalogReads {
   /** As {@link #read(UnityCatalogConnection, String)}, with storage options such as an endpoint. */
   static Read read(
       UnityCatalogConnection connection, String name, Map<String, String> storageOptions) {
-    try (DeltaTable delta =
-        DeltaTable.open(
-            new UnityCatalogTableLocator(connection, table(connection, name)),
-            HadoopConfigurations.of(storageOptions))) {
-      return new Read(
-          DeltaTableReader.read(delta.engine(), delta.snapshot()), delta.snapshot().getVersion());
+    UnityCatalogTableLocator locator =
+        new UnityCatalogTableLocator(connection, table(connection, name));
+    Configuration conf = locator.storageConf(HadoopConfigurations.of(storageOptions));
+    Engine engine = DefaultEngine.create(conf);
+    try (SnapshotSource snapshots = locator.snapshots(conf)) {
+      Snapshot snapshot = snapshots.latest(engine);
+      return new Read(DeltaTableReader.read(engine, snapshot), snapshot.getVersion());
     }
   }
 

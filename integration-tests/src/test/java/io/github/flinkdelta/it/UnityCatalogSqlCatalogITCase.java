@@ -258,9 +258,9 @@ class UnityCatalogSqlCatalogITCase {
     sql.executeSql(
         "CREATE CATALOG "
             + name
-            + " WITH ('type' = 'unitycatalog', 'uri' = '"
+            + " WITH ('type' = 'unitycatalog', 'uc.uri' = '"
             + server.uri()
-            + "', 'token' = '"
+            + "', 'uc.token' = '"
             + token
             + "', 'catalog' = 'main')");
   }

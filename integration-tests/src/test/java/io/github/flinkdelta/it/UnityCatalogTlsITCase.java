@@ -79,9 +79,9 @@ class UnityCatalogTlsITCase {
 
       StreamTableEnvironment sql = StreamTableEnvironment.create(MiniClusters.env(200, 0, 1));
       sql.executeSql(
-          "CREATE CATALOG uc WITH ('type' = 'unitycatalog', 'uri' = '"
+          "CREATE CATALOG uc WITH ('type' = 'unitycatalog', 'uc.uri' = '"
               + server.uri()
-              + "', 'token' = '"
+              + "', 'uc.token' = '"
               + TOKEN
               + "', 'catalog' = 'main')");
       sql.executeSql("CREATE TABLE uc.`default`.notes (id BIGINT, note STRING)");

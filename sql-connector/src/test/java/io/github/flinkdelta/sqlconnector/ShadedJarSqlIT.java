@@ -2,16 +2,16 @@ package io.github.flinkdelta.sqlconnector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
-import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
-import io.github.flinkdelta.uc.CatalogTable;
 import io.github.flinkdelta.uc.Secret;
-import io.github.flinkdelta.uc.UcTableName;
-import io.github.flinkdelta.uc.UnityCatalogClient;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
-import io.github.flinkdelta.uc.UnityCatalogTableLocator;
+import io.github.flinkdelta.uc.internal.UnityCatalogClient;
+import io.github.flinkdelta.uc.internal.UnityCatalogTable;
+import io.github.flinkdelta.uc.internal.UnityCatalogTableName;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,9 +48,9 @@ class ShadedJarSqlIT {
               "SET 'execution.checkpointing.interval' = '300ms'",
               "SET 'parallelism.default' = '2'",
               "SET 'restart-strategy.type' = 'none'",
-              "CREATE CATALOG uc WITH ('type' = 'unitycatalog', 'uri' = '"
+              "CREATE CATALOG uc WITH ('type' = 'unitycatalog', 'uc.uri' = '"
                   + server.uri()
-                  + "', 'token' = '"
+                  + "', 'uc.token' = '"
                   + TOKEN
                   + "', 'catalog' = 'main')",
               "CREATE DATABASE uc.lib",
@@ -106,13 +106,10 @@ class ShadedJarSqlIT {
   private static List<List<Object>> readThroughCatalog(UnityCatalogServer server, String name) {
     UnityCatalogConnection connection = new UnityCatalogConnection(server.uri(), Secret.of(TOKEN));
     var conf = HadoopConfigurations.of(Map.of());
-    CatalogTable table;
     try (UnityCatalogClient client = new UnityCatalogClient(connection, conf)) {
-      table = client.find(UcTableName.parse(name)).orElseThrow();
-    }
-    try (DeltaTable delta =
-        DeltaTable.open(new UnityCatalogTableLocator(connection, table), conf)) {
-      return DeltaTableReader.read(delta.engine(), delta.snapshot());
+      UnityCatalogTable table = client.find(UnityCatalogTableName.parse(name)).orElseThrow();
+      Engine engine = DefaultEngine.create(conf);
+      return DeltaTableReader.read(engine, client.loadSnapshot(engine, table));
     }
   }
 }

@@ -2,8 +2,10 @@ package io.github.flinkdelta.uc;
 
 import java.io.Serializable;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /** A credential that prints as {@code ******}: safe in records, logs and exception messages. */
+@PublicEvolving
 public final class Secret implements Serializable {
 
   private static final long serialVersionUID = 1L;

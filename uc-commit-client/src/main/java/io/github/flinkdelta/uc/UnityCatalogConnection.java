@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * How to reach a Unity Catalog server and prove who we are: a static bearer token, or OAuth
@@ -23,6 +24,7 @@ import java.util.Objects;
  *     holds the committer until Flink's checkpoint timeout fails the job over, and the commit is
  *     then settled by its transaction id.
  */
+@PublicEvolving
 public record UnityCatalogConnection(
     URI endpoint, Auth auth, CommitApi commitApi, Duration requestTimeout) implements Serializable {
 

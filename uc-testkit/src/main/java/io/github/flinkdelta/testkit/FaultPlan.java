@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Faults the server injects, per endpoint. An endpoint is named by method and path template
@@ -12,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Thread-safe: tests arm faults while the server answers other threads.
  */
+@PublicEvolving
 public final class FaultPlan {
 
   private final Map<String, Failure> failures = new ConcurrentHashMap<>();

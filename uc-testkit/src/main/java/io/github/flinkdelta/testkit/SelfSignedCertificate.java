@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * A self-signed certificate for 127.0.0.1 and localhost, made with the JDK's {@code keytool}: a key
@@ -15,6 +16,7 @@ import java.util.concurrent.TimeUnit;
  * @param trustStore the certificate alone
  * @param password the password of both stores
  */
+@PublicEvolving
 public record SelfSignedCertificate(Path keyStore, Path trustStore, char[] password) {
 
   /** Writes {@code server.p12} and {@code truststore.p12} into {@code directory}. */

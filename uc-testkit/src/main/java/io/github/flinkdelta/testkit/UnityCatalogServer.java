@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import org.apache.flink.annotation.PublicEvolving;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +52,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A new server holds catalog {@code main} with schema {@code default}.
  */
+@PublicEvolving
 public final class UnityCatalogServer implements AutoCloseable {
 
   /** The path below which the API lives. */

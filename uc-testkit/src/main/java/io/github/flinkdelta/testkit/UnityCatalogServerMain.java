@@ -2,6 +2,7 @@ package io.github.flinkdelta.testkit;
 
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Runs the test server standalone for local development:
@@ -13,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
  *
  * <p>With {@code --tls-keystore} (a PKCS12 key store) it serves HTTPS.
  */
+@PublicEvolving
 public final class UnityCatalogServerMain {
 
   private UnityCatalogServerMain() {}

@@ -13,13 +13,16 @@ import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
 import io.github.flinkdelta.benchmarks.BenchmarkRows;
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
-import io.github.flinkdelta.core.parquet.DataFiles;
-import io.github.flinkdelta.core.parquet.FileLayout;
-import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
+import io.github.flinkdelta.core.catalog.PathTableLocator;
+import io.github.flinkdelta.core.catalog.TableDefinition;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.DeltaTable;
+import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.types.DeltaTypes;
+import io.github.flinkdelta.core.write.DataFiles;
+import io.github.flinkdelta.core.write.FileLayout;
+import io.github.flinkdelta.core.write.FileWriteOptions;
+import io.github.flinkdelta.core.write.PartitionedDataWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,7 +82,11 @@ public class ParquetWriterBenchmark {
     dir = Files.createTempDirectory("parquet-writer-benchmark");
     String table = dir.resolve("table").toUri().toString();
     try (DeltaTable delta =
-        DeltaTable.open(table, conf, true, BenchmarkRows.TYPE, List.of(), Map.of())) {
+        DeltaTable.open(
+            TableRequest.of(new PathTableLocator(table), conf)
+                .creatingIfMissing(
+                    new TableDefinition(
+                        DeltaTypes.toDeltaSchema(BenchmarkRows.TYPE), List.of(), Map.of())))) {
       layout = delta.layoutFor(BenchmarkRows.TYPE, List.of());
     }
     rows = new ArrayList<>(ROWS);
@@ -106,8 +113,7 @@ public class ParquetWriterBenchmark {
   @Benchmark
   @OperationsPerInvocation(ROWS)
   public DataFiles flinkDeltaWriter() throws IOException {
-    var options =
-        DeltaSinkOptions.fileWriteOptions(new org.apache.flink.configuration.Configuration());
+    var options = FileWriteOptions.from(new org.apache.flink.configuration.Configuration());
     try (PartitionedDataWriter writer =
         new PartitionedDataWriter(
             layout, conf, dir.resolve("ours").toUri().toString(), options, "run-" + round++)) {

@@ -1,11 +1,29 @@
 package io.github.flinkdelta.core.catalog;
 
 import io.delta.kernel.TableManager;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.ConcurrentWriteException;
+import io.delta.kernel.exceptions.TableAlreadyExistsException;
+import io.delta.kernel.exceptions.TableNotFoundException;
+import io.delta.kernel.expressions.Column;
+import io.delta.kernel.transaction.DataLayoutSpec;
+import io.delta.kernel.utils.CloseableIterable;
+import io.github.flinkdelta.core.storage.StorageProbe;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** A table known by its path alone: commits are files in its {@code _delta_log}. */
+@Internal
 public record PathTableLocator(String path) implements TableLocator {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PathTableLocator.class);
 
   public PathTableLocator {
     Objects.requireNonNull(path, "path");
@@ -17,7 +35,50 @@ public record PathTableLocator(String path) implements TableLocator {
   }
 
   @Override
+  public String description() {
+    return "Delta table at " + path;
+  }
+
+  @Override
   public SnapshotSource snapshots(Configuration conf) {
     return engine -> TableManager.loadSnapshot(path).build(engine);
+  }
+
+  @Override
+  public Optional<TableLocator> find(Configuration conf) {
+    try {
+      TableManager.loadSnapshot(path).build(DefaultEngine.create(conf));
+      return Optional.of(this);
+    } catch (TableNotFoundException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Creates version 0 at the path, after checking that the location is writable. */
+  @Override
+  public TableLocator create(Configuration conf, TableDefinition definition) {
+    StorageProbe.checkWritable(path, conf);
+    Engine engine = DefaultEngine.create(conf);
+    List<Column> partitions = definition.partitionColumns().stream().map(Column::new).toList();
+    try {
+      Transaction create =
+          TableManager.buildCreateTableTransaction(path, definition.schema(), ENGINE_INFO)
+              .withTableProperties(definition.properties())
+              .withDataLayoutSpec(
+                  partitions.isEmpty()
+                      ? DataLayoutSpec.noDataLayout()
+                      : DataLayoutSpec.partitioned(partitions))
+              .build(engine);
+      long version = create.commit(engine, CloseableIterable.emptyIterable()).getVersion();
+      LOG.info(
+          "Created Delta table {} at version {} with schema {}",
+          path,
+          version,
+          definition.schema());
+    } catch (TableAlreadyExistsException | ConcurrentWriteException e) {
+      // Another writer created it first; the table there is the one to write.
+      LOG.info("Delta table {} was created concurrently by another writer", path);
+    }
+    return this;
   }
 }

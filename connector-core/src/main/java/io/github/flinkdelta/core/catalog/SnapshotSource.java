@@ -2,12 +2,14 @@ package io.github.flinkdelta.core.catalog;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Where a table's snapshots come from: the Delta log on a path, or a catalog that ratifies commits.
  * The snapshot's committer decides how a commit is made; this source decides how the latest
  * snapshot is found and what follows a commit.
  */
+@Internal
 public interface SnapshotSource extends AutoCloseable {
 
   /** Loads the table's latest snapshot. */

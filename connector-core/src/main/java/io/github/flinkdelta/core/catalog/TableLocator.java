@@ -1,16 +1,17 @@
 package io.github.flinkdelta.core.catalog;
 
+import io.github.flinkdelta.core.storage.StorageProbe;
 import java.io.Serializable;
+import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * A serializable description of a table that every operator of a sink can open: its name for
- * messages, its storage location, and the source of its snapshots.
+ * A serializable description of an existing table that every operator of a sink can open: its name
+ * for messages, its storage location, and the source of its snapshots.
  */
-public interface TableLocator extends Serializable {
-
-  /** The table as messages name it: a path, or a catalog name. */
-  String name();
+@Internal
+public interface TableLocator extends TableReference, Serializable {
 
   /** The table's root location, under which data files are written. */
   String path();
@@ -25,4 +26,31 @@ public interface TableLocator extends Serializable {
 
   /** Opens the live source of the table's snapshots. */
   SnapshotSource snapshots(Configuration conf);
+
+  /**
+   * Fails unless this process may write the table: by default, it creates and deletes a file under
+   * the table's root through {@code storageConf}.
+   *
+   * @throws IllegalStateException saying what is not allowed and what to check
+   */
+  default void checkWritable(Configuration storageConf) {
+    StorageProbe.checkWritable(path(), storageConf);
+  }
+
+  @Override
+  default String description() {
+    return "Delta table " + name();
+  }
+
+  /** This table: a located table was found already. */
+  @Override
+  default Optional<TableLocator> find(Configuration conf) {
+    return Optional.of(this);
+  }
+
+  /** This table: a located table exists already. */
+  @Override
+  default TableLocator create(Configuration conf, TableDefinition definition) {
+    return this;
+  }
 }

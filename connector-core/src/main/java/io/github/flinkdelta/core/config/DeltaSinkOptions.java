@@ -1,17 +1,16 @@
 package io.github.flinkdelta.core.config;
 
-import io.github.flinkdelta.core.parquet.FileWriteOptions;
-import io.github.flinkdelta.core.parquet.FileWriteOptions.Compression;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.configuration.ReadableConfig;
 
 /**
- * The options of the Delta sink. The DataStream builder and the SQL connector both read them
- * through {@link #fileWriteOptions(ReadableConfig)} and friends, so an option means the same
- * everywhere.
+ * The options of the Delta sink. The DataStream builder ({@code DeltaSink.builder().option(...)})
+ * and the SQL connector ({@code WITH ('sink.…' = …)}) both resolve them through one reader, so an
+ * option means the same everywhere.
  */
+@PublicEvolving
 public final class DeltaSinkOptions {
 
   public static final ConfigOption<String> APP_ID =
@@ -55,6 +54,14 @@ public final class DeltaSinkOptions {
                   + " rows held for partitions too small yet for an open file. Past it, the"
                   + " partitions holding the most are completed as files (never dropped), so many"
                   + " partitions cost smaller files rather than memory.");
+
+  /** Parquet compression codecs the writer offers. */
+  public enum Compression {
+    SNAPPY,
+    ZSTD,
+    GZIP,
+    UNCOMPRESSED
+  }
 
   public static final ConfigOption<Compression> COMPRESSION =
       ConfigOptions.key("sink.parquet.compression")
@@ -113,16 +120,4 @@ public final class DeltaSinkOptions {
                   + " shuffle. Unpartitioned tables ignore it.");
 
   private DeltaSinkOptions() {}
-
-  /** The file writing options that {@code config} sets, defaults for the rest. */
-  public static FileWriteOptions fileWriteOptions(ReadableConfig config) {
-    return new FileWriteOptions(
-        config.get(COMPRESSION),
-        config.get(TARGET_FILE_SIZE).getBytes(),
-        config.get(MAX_ROWS_PER_FILE),
-        config.get(ROW_GROUP_SIZE).getBytes(),
-        Math.toIntExact(config.get(PAGE_SIZE).getBytes()),
-        config.get(BUFFER_BUDGET).getBytes(),
-        FileWriteOptions.DEFAULT_STATS_STRING_PREFIX_LENGTH);
-  }
 }

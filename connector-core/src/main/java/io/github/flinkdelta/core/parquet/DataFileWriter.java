@@ -4,12 +4,14 @@ import io.delta.kernel.expressions.Column;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.statistics.DataFileStatistics;
 import io.delta.kernel.types.StructType;
+import io.github.flinkdelta.core.config.DeltaSinkOptions.Compression;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -19,9 +21,10 @@ import org.apache.parquet.hadoop.util.HadoopOutputFile;
 
 /**
  * One open Parquet data file. Rows are encoded into parquet-hadoop's column buffers as they arrive;
- * nothing keeps a copy of a row. Closing the file yields its {@link DataFile} with the Delta
+ * nothing keeps a copy of a row. Completing the file yields its size, row count and the Delta
  * statistics gathered while writing.
  */
+@Internal
 public final class DataFileWriter implements AutoCloseable {
 
   private static final int INITIAL_COMPRESSION_BUFFER = 4096;
@@ -30,51 +33,46 @@ public final class DataFileWriter implements AutoCloseable {
    * The heap an open file holds before any data: parquet-hadoop's writer, column stores and output
    * stream buffers. Measured at about 60 KB per file with Parquet 1.16, whatever the column count.
    */
-  static final long OPEN_FILE_OVERHEAD_BYTES = 64 * 1024;
+  public static final long OPEN_FILE_OVERHEAD_BYTES = 64 * 1024;
 
-  private final String relativePath;
-  private final Map<String, String> partitionValues;
   private final StructType statsSchema;
   private final List<ColumnStats> stats;
   private final CountingOutputFile output;
   private final ParquetRowWriter writer;
   private long numRecords;
 
-  /** The bytes this file counts against the memory budget, as last accounted by its owner. */
-  long accountedBytes;
-
-  DataFileWriter(
-      FileLayout layout,
+  /**
+   * Creates {@code file} and opens it for rows.
+   *
+   * @param dictionaries what earlier files of the same writer taught about dictionary encoding
+   */
+  public DataFileWriter(
+      DataColumns columns,
       Configuration conf,
-      Path tableRoot,
-      String relativePath,
-      Map<String, String> partitionValues,
-      FileWriteOptions options,
+      Path file,
+      ParquetFileOptions options,
       DictionaryChoices dictionaries)
       throws IOException {
-    this.relativePath = relativePath;
-    this.partitionValues = partitionValues;
-    this.statsSchema = layout.physicalSchema();
+    this.statsSchema = columns.physicalSchema();
     this.stats = new ArrayList<>();
 
     ValueWriters writers =
-        new ValueWriters(layout.tableName(), options.statsStringPrefixLength(), stats);
-    List<ParquetColumn> columns = layout.dataColumns();
-    ValueWriter[] fieldWriters = new ValueWriter[columns.size()];
+        new ValueWriters(columns.tableName(), options.statsStringPrefixLength(), stats);
+    List<ParquetColumn> fields = columns.columns();
+    ValueWriter[] fieldWriters = new ValueWriter[fields.size()];
     Column root = new Column(new String[0]);
     for (int i = 0; i < fieldWriters.length; i++) {
-      fieldWriters[i] = writers.forColumn(columns.get(i), root);
+      fieldWriters[i] = writers.forColumn(fields.get(i), root);
     }
-    FieldsWriter fields =
-        new FieldsWriter(layout.tableName(), "", columns, fieldWriters, layout.dataPositions());
+    FieldsWriter fieldsWriter =
+        new FieldsWriter(columns.tableName(), "", fields, fieldWriters, columns.positions());
 
-    Path file = new Path(tableRoot, relativePath);
     this.output = new CountingOutputFile(HadoopOutputFile.fromPath(file, conf));
     this.writer =
         new ParquetRowWriter(
             output,
-            layout.messageType(),
-            fields,
+            columns.messageType(),
+            fieldsWriter,
             // Parquet's default codec factory reserves a page-sized buffer per open file up
             // front; this one starts small and grows only when pages are actually written.
             new CodecFactory(conf, INITIAL_COMPRESSION_BUFFER),
@@ -100,15 +98,15 @@ public final class DataFileWriter implements AutoCloseable {
   }
 
   /**
-   * This file's share of the memory budget, given its {@link #dataSize()}: the bytes encoded but
-   * not yet flushed to storage, plus the fixed {@link #OPEN_FILE_OVERHEAD_BYTES} of an open file.
+   * The heap this open file holds, given its {@link #dataSize()}: the bytes encoded but not yet
+   * flushed to storage, plus the fixed {@link #OPEN_FILE_OVERHEAD_BYTES} of an open file.
    */
-  long bufferedBytes(long dataSize) {
+  public long heapBytes(long dataSize) {
     return OPEN_FILE_OVERHEAD_BYTES + Math.max(0, dataSize - output.position());
   }
 
-  /** Flushes and closes the file, returning what a commit needs to add it to the table. */
-  public DataFile finish() throws IOException {
+  /** Flushes and closes the file, returning what the table's log records of it. */
+  public WrittenFile finish() throws IOException {
     writer.close();
     Map<Column, Literal> min = new HashMap<>();
     Map<Column, Literal> max = new HashMap<>();
@@ -119,7 +117,7 @@ public final class DataFileWriter implements AutoCloseable {
     String statsJson =
         new DataFileStatistics(numRecords, min, max, nulls, Optional.empty())
             .serializeAsJson(statsSchema);
-    return new DataFile(relativePath, output.position(), numRecords, partitionValues, statsJson);
+    return new WrittenFile(output.position(), numRecords, statsJson);
   }
 
   /** Closes the file without completing it, for abandoned work (the file is not committed). */
@@ -132,7 +130,7 @@ public final class DataFileWriter implements AutoCloseable {
     }
   }
 
-  private static CompressionCodecName codec(FileWriteOptions.Compression compression) {
+  private static CompressionCodecName codec(Compression compression) {
     return switch (compression) {
       case SNAPPY -> CompressionCodecName.SNAPPY;
       case ZSTD -> CompressionCodecName.ZSTD;

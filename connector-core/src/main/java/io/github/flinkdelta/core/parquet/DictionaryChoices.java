@@ -2,6 +2,7 @@ package io.github.flinkdelta.core.parquet;
 
 import java.util.HashSet;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
@@ -9,7 +10,7 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 /**
  * Which columns a writer's next data file encodes without a dictionary, learnt from its earlier
- * files. Mutable; one per {@link PartitionedDataWriter}, used from its thread only.
+ * files. Mutable; one per writer of many files, used from its thread only.
  *
  * <p>parquet-java builds each column's dictionary until the first page is complete and only then
  * decides whether the dictionary pays off; for a column of distinct values (ids, timestamps) it
@@ -18,7 +19,8 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  * following files write that column plainly from the start. Every {@value #FILES_BETWEEN_RETRIES}th
  * file tries every column's dictionary again, so a column whose values start repeating regains it.
  */
-final class DictionaryChoices {
+@Internal
+public final class DictionaryChoices {
 
   static final int FILES_BETWEEN_RETRIES = 16;
 

@@ -1,6 +1,9 @@
 package io.github.flinkdelta.core.parquet;
 
+import org.apache.flink.annotation.Internal;
+
 /** Thrown when a row holds a null in a column that the table declares NOT NULL. */
+@Internal
 public final class NullValueException extends IllegalArgumentException {
 
   private static final long serialVersionUID = 1L;
@@ -8,7 +11,7 @@ public final class NullValueException extends IllegalArgumentException {
   private final String table;
   private final String column;
 
-  NullValueException(String table, String column) {
+  public NullValueException(String table, String column) {
     super(
         String.format(
             "Table %s: column '%s' is NOT NULL but a row holds a null there. Nothing of the"

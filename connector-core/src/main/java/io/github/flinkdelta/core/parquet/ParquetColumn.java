@@ -3,6 +3,7 @@ package io.github.flinkdelta.core.parquet;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.LogicalType;
 
 /**
@@ -20,6 +21,7 @@ import org.apache.flink.table.types.logical.LogicalType;
  * @param collectStats whether min/max/nullCount statistics are kept for this column (leaves only)
  * @param children nested columns, empty for primitive types
  */
+@Internal
 public record ParquetColumn(
     String logicalName,
     String physicalName,

@@ -8,7 +8,7 @@ import io.delta.kernel.engine.Engine;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
-import io.github.flinkdelta.core.parquet.DataFile;
+import io.github.flinkdelta.core.write.DataFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Iterator;

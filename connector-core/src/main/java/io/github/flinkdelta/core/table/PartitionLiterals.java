@@ -16,7 +16,7 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
-import io.github.flinkdelta.core.parquet.PartitionValues;
+import io.github.flinkdelta.core.write.PartitionValues;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

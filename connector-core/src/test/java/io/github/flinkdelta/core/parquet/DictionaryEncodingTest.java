@@ -3,6 +3,8 @@ package io.github.flinkdelta.core.parquet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.testing.IdTextTables;
+import io.github.flinkdelta.core.write.DataFile;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

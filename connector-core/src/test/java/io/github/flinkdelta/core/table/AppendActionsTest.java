@@ -6,10 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructField;
-import io.github.flinkdelta.core.parquet.DataFile;
-import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.testing.CanonicalRows;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
+import io.github.flinkdelta.core.testing.TestTables;
+import io.github.flinkdelta.core.write.DataFile;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,8 +59,8 @@ class AppendActionsTest {
     String wide = "12345678901234567890.123456789012345678";
     List<RowData> rows =
         List.of(row(1, wide, "a"), row(2, "-" + wide, "a"), row(3, "0.000000000000000001", "b"));
-    List<DataFile> files = TypeRoundTripTest.write(path, TYPE, List.of("p"), rows);
-    DeltaTable.open(path, HadoopConfigurations.of(Map.of())).commit("app", 1, files);
+    List<DataFile> files = TestTables.writeFiles(path, TYPE, List.of("p"), rows);
+    TestTables.open(path).commit("app", 1, files);
 
     Map<String, JsonNode> adds = adds(dir.resolve("t"), 1);
     assertThat(adds).hasSize(2);
@@ -82,21 +82,15 @@ class AppendActionsTest {
     String path = dir.resolve("evolving").toUri().toString();
     List<RowData> first = List.of(row(1, "1", "a"), row(2, "2", "b"));
     DeltaTable table =
-        DeltaTable.open(
-            path,
-            HadoopConfigurations.of(Map.of()),
-            true,
-            TYPE,
-            List.of("p"),
-            Map.of("delta.columnMapping.mode", "name"));
-    table.commit("app", 1, TypeRoundTripTest.write(path, TYPE, List.of("p"), first));
+        TestTables.create(path, TYPE, List.of("p"), Map.of("delta.columnMapping.mode", "name"));
+    table.commit("app", 1, TestTables.writeFiles(path, TYPE, List.of("p"), first));
 
     table.addColumns(List.of(new StructField("note", StringType.STRING, true)));
     List<RowData> second =
         List.of(
             GenericRowData.of(3, decimal("3"), s("a"), s("x")),
             GenericRowData.of(4, decimal("4"), s("c"), null));
-    List<DataFile> files = TypeRoundTripTest.write(path, WIDER, List.of("p"), second);
+    List<DataFile> files = TestTables.writeFiles(path, WIDER, List.of("p"), second);
     table.commit("app", 2, files);
 
     Map<String, JsonNode> adds = adds(dir.resolve("evolving"), 3);

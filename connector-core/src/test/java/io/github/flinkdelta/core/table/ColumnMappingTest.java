@@ -2,12 +2,13 @@ package io.github.flinkdelta.core.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
-import io.github.flinkdelta.core.parquet.DataFile;
-import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.testing.CanonicalRows;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
+import io.github.flinkdelta.core.testing.TestTables;
+import io.github.flinkdelta.core.write.DataFile;
+import io.github.flinkdelta.core.write.FileWriteOptions;
+import io.github.flinkdelta.core.write.PartitionedDataWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -45,8 +46,8 @@ class ColumnMappingTest {
     String path = dir.resolve(mode).toUri().toString();
     var conf = HadoopConfigurations.of(Map.of());
     DeltaTable table =
-        DeltaTable.open(
-            path, conf, true, TYPE, List.of("part"), Map.of("delta.columnMapping.mode", mode));
+        TestTables.create(
+            path, conf, TYPE, List.of("part"), Map.of("delta.columnMapping.mode", mode));
     List<RowData> rows =
         List.of(
             GenericRowData.of(1L, StringData.fromString("a"), 7, GenericRowData.of(10)),
@@ -57,7 +58,7 @@ class ColumnMappingTest {
             table.layoutFor(TYPE, List.of("part")),
             conf,
             path,
-            DeltaSinkOptions.fileWriteOptions(new Configuration()),
+            FileWriteOptions.from(new Configuration()),
             "cm")) {
       for (RowData row : rows) {
         writer.write(row);

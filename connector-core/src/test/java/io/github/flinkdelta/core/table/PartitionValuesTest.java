@@ -2,16 +2,15 @@ package io.github.flinkdelta.core.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkdelta.core.parquet.DataFile;
-import io.github.flinkdelta.core.parquet.DataFiles;
-import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.testing.CanonicalRows;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
+import io.github.flinkdelta.core.testing.TestTables;
+import io.github.flinkdelta.core.write.DataFile;
+import io.github.flinkdelta.core.write.DataFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
@@ -59,8 +58,8 @@ class PartitionValuesTest {
     }
     String path = dir.resolve("partitions").toUri().toString();
     List<String> partitions = List.of("p_str", "p_date", "p_ts", "p_ltz");
-    List<DataFile> files = TypeRoundTripTest.write(path, TYPE, partitions, rows);
-    DeltaTable.open(path, HadoopConfigurations.of(Map.of())).commit("app", 1, files);
+    List<DataFile> files = TestTables.writeFiles(path, TYPE, partitions, rows);
+    TestTables.open(path).commit("app", 1, files);
 
     assertThat(files).hasSize(values.length);
     assertThat(DeltaTableReader.readAll(path))
@@ -94,7 +93,7 @@ class PartitionValuesTest {
                 TimestampData.fromEpochMillis(0)));
       }
       rows.addAll(batch);
-      files.addAll(TypeRoundTripTest.write(path, TYPE, partitions, batch));
+      files.addAll(TestTables.writeFiles(path, TYPE, partitions, batch));
     }
     assertThat(files).hasSize(6);
     for (int i = 1; i < files.size(); i++) {
@@ -103,7 +102,7 @@ class PartitionValuesTest {
           .isNotEqualTo(files.get(i - 1).partitionValues());
     }
 
-    DeltaTable.open(path, HadoopConfigurations.of(Map.of())).commit("app", 1, DataFiles.of(files));
+    TestTables.open(path).commit("app", 1, DataFiles.of(files));
 
     assertThat(DeltaTableReader.readAll(path))
         .containsExactlyInAnyOrderElementsOf(

@@ -7,8 +7,9 @@ import io.delta.kernel.engine.Engine;
 import io.github.flinkdelta.core.catalog.PathTableLocator;
 import io.github.flinkdelta.core.catalog.SnapshotSource;
 import io.github.flinkdelta.core.catalog.TableLocator;
-import io.github.flinkdelta.core.parquet.DataFile;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import io.github.flinkdelta.core.testing.TestTables;
+import io.github.flinkdelta.core.write.DataFile;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -33,14 +34,14 @@ class SnapshotReuseTest {
   void consecutiveCommitsLoadTheTableOnlyOnce() throws Exception {
     String path = dir.resolve("t").toUri().toString();
     Configuration conf = HadoopConfigurations.of(Map.of());
-    DeltaTable.open(path, conf, true, TYPE, List.of(), Map.of()).close();
+    TestTables.create(path, conf, TYPE, List.of(), Map.of()).close();
     CountingLocator locator = new CountingLocator(path);
 
-    try (DeltaTable table = DeltaTable.open(locator, conf)) {
+    try (DeltaTable table = DeltaTable.open(TableRequest.of(locator, conf))) {
       for (long checkpoint = 1; checkpoint <= 5; checkpoint++) {
         List<DataFile> files =
-            TypeRoundTripTest.write(path, TYPE, List.of(), List.of(GenericRowData.of(checkpoint)));
-        assertThat(table.commit("app", checkpoint, files).committed()).isTrue();
+            TestTables.writeFiles(path, TYPE, List.of(), List.of(GenericRowData.of(checkpoint)));
+        TestTables.committed(table.commit("app", checkpoint, files));
       }
       assertThat(table.snapshot().getVersion()).isEqualTo(5);
     }

@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.flinkdelta.core.parquet.DataFile;
-import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import io.github.flinkdelta.core.testing.TestTables;
+import io.github.flinkdelta.core.write.DataFile;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
@@ -103,15 +102,10 @@ class StatisticsTest {
   @Test
   void statisticsColumnsFollowTheTableProperty() throws Exception {
     String path = dir.resolve("limited").toUri().toString();
-    DeltaTable.open(
-        path,
-        HadoopConfigurations.of(Map.of()),
-        true,
-        TYPE,
-        List.of(),
-        java.util.Map.of("delta.dataSkippingNumIndexedCols", "2"));
+    TestTables.create(
+        path, TYPE, List.of(), java.util.Map.of("delta.dataSkippingNumIndexedCols", "2"));
     List<DataFile> files =
-        TypeRoundTripTest.write(
+        TestTables.writeFiles(
             path, TYPE, List.of(), List.of(GenericRowData.of(1, s("t"), 2.0, null)));
     JsonNode stats = new ObjectMapper().readTree(files.get(0).statsJson());
     assertThat(stats.at("/minValues/id").asInt()).isEqualTo(1);
@@ -122,7 +116,7 @@ class StatisticsTest {
 
   private JsonNode stats(List<RowData> rows) throws Exception {
     String path = dir.resolve("t").toUri().toString();
-    List<DataFile> files = TypeRoundTripTest.write(path, TYPE, List.of(), rows);
+    List<DataFile> files = TestTables.writeFiles(path, TYPE, List.of(), rows);
     assertThat(files).hasSize(1);
     return new ObjectMapper().readTree(files.get(0).statsJson());
   }

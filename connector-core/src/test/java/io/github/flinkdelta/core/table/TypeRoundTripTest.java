@@ -2,13 +2,10 @@ package io.github.flinkdelta.core.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
-import io.github.flinkdelta.core.parquet.DataFile;
-import io.github.flinkdelta.core.parquet.FileLayout;
-import io.github.flinkdelta.core.parquet.PartitionedDataWriter;
-import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.testing.CanonicalRows;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
+import io.github.flinkdelta.core.testing.TestTables;
+import io.github.flinkdelta.core.write.DataFile;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -169,8 +166,8 @@ class TypeRoundTripTest {
   private void assertReadsBackEqual(
       String name, RowType type, List<String> partitions, List<RowData> rows) throws Exception {
     String path = dir.resolve(name).toUri().toString();
-    List<DataFile> files = write(path, type, partitions, rows);
-    DeltaTable.open(path, HadoopConfigurations.of(Map.of())).commit("app", 1, files);
+    List<DataFile> files = TestTables.writeFiles(path, type, partitions, rows);
+    TestTables.open(path).commit("app", 1, files);
 
     List<List<Object>> expected = rows.stream().map(r -> CanonicalRows.of(r, type)).toList();
     assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(expected);
@@ -203,25 +200,6 @@ class TypeRoundTripTest {
         rows.add(projected);
       }
       return rows;
-    }
-  }
-
-  static List<DataFile> write(
-      String path, RowType type, List<String> partitions, List<RowData> rows) throws Exception {
-    DeltaTable table =
-        DeltaTable.open(path, HadoopConfigurations.of(Map.of()), true, type, partitions, Map.of());
-    FileLayout layout = table.layoutFor(type, partitions);
-    try (PartitionedDataWriter writer =
-        new PartitionedDataWriter(
-            layout,
-            HadoopConfigurations.of(Map.of()),
-            path,
-            DeltaSinkOptions.fileWriteOptions(new org.apache.flink.configuration.Configuration()),
-            "part-" + java.util.UUID.randomUUID())) {
-      for (RowData row : rows) {
-        writer.write(row);
-      }
-      return writer.flush().toList();
     }
   }
 

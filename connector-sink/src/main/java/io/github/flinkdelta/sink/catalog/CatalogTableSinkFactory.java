@@ -18,7 +18,7 @@ import org.apache.flink.table.factories.DynamicTableSinkFactory;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * Makes the sink of a table in a {@link DeltaUnityCatalog}: the catalog's connection, the table's
+ * Makes the sink of a table in a {@link UnityCatalogCatalog}: the catalog's connection, the table's
  * three-part name, and the write options among the table's properties and the statement's {@code
  * OPTIONS} hints. Keys under {@code sink.} must be write options; other keys are table properties
  * and do not concern the sink.

@@ -1,22 +1,14 @@
 package io.github.flinkdelta.sink.catalog;
 
-import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.CATALOG;
-import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.DEFAULT_DATABASE;
-import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.OAUTH_CLIENT_ID;
-import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.OAUTH_CLIENT_SECRET;
-import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.OAUTH_SCOPE;
-import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.OAUTH_TOKEN_URI;
-import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.REQUEST_TIMEOUT;
-import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.TOKEN;
-import static io.github.flinkdelta.sink.catalog.UnityCatalogCatalogOptions.URI;
-
+import io.github.flinkdelta.sink.UnityCatalogOptions;
 import io.github.flinkdelta.sink.table.HadoopOptions;
-import io.github.flinkdelta.sink.table.UnityCatalogConnections;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
+import java.util.HashSet;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.Catalog;
 import org.apache.flink.table.factories.CatalogFactory;
 import org.apache.flink.table.factories.FactoryUtil;
@@ -34,20 +26,16 @@ public final class UnityCatalogCatalogFactory implements CatalogFactory {
 
   @Override
   public Set<ConfigOption<?>> requiredOptions() {
-    return Set.of(URI);
+    return Set.of(UnityCatalogOptions.URI);
   }
 
   @Override
   public Set<ConfigOption<?>> optionalOptions() {
-    return Set.of(
-        TOKEN,
-        OAUTH_TOKEN_URI,
-        OAUTH_CLIENT_ID,
-        OAUTH_CLIENT_SECRET,
-        OAUTH_SCOPE,
-        REQUEST_TIMEOUT,
-        CATALOG,
-        DEFAULT_DATABASE);
+    Set<ConfigOption<?>> options = new HashSet<>(UnityCatalogOptions.ALL);
+    options.remove(UnityCatalogOptions.URI);
+    options.add(UnityCatalogCatalogOptions.CATALOG);
+    options.add(UnityCatalogCatalogOptions.DEFAULT_DATABASE);
+    return options;
   }
 
   @Override
@@ -55,22 +43,16 @@ public final class UnityCatalogCatalogFactory implements CatalogFactory {
     FactoryUtil.CatalogFactoryHelper helper = FactoryUtil.createCatalogFactoryHelper(this, context);
     helper.validateExcept(HadoopOptions.PREFIX);
     ReadableConfig options = helper.getOptions();
-    String owner = "Catalog " + context.getName();
-    UnityCatalogConnection connection =
-        UnityCatalogConnections.of(
-                owner,
-                "",
-                options.get(URI),
-                options.getOptional(TOKEN).orElse(null),
-                options.getOptional(OAUTH_TOKEN_URI).orElse(null),
-                options.getOptional(OAUTH_CLIENT_ID).orElse(null),
-                options.getOptional(OAUTH_CLIENT_SECRET).orElse(null),
-                options.getOptional(OAUTH_SCOPE).orElse(null))
-            .withRequestTimeout(options.get(REQUEST_TIMEOUT));
-    return new DeltaUnityCatalog(
+    UnityCatalogConnection connection;
+    try {
+      connection = UnityCatalogOptions.connection(options, "Catalog " + context.getName());
+    } catch (IllegalArgumentException e) {
+      throw new ValidationException(e.getMessage(), e);
+    }
+    return new UnityCatalogCatalog(
         context.getName(),
-        options.getOptional(CATALOG).orElse(context.getName()),
-        options.get(DEFAULT_DATABASE),
+        options.getOptional(UnityCatalogCatalogOptions.CATALOG).orElse(context.getName()),
+        options.get(UnityCatalogCatalogOptions.DEFAULT_DATABASE),
         connection,
         HadoopOptions.from(context.getOptions()));
   }

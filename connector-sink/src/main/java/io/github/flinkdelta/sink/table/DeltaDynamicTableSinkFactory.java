@@ -1,6 +1,7 @@
 package io.github.flinkdelta.sink.table;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.sink.UnityCatalogOptions;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.util.HashSet;
 import java.util.List;
@@ -57,15 +58,9 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
         new HashSet<>(
             Set.of(
                 DeltaTableOptions.TABLE_PATH,
-                DeltaTableOptions.UC_URI,
-                DeltaTableOptions.UC_TOKEN,
                 DeltaTableOptions.UC_TABLE,
-                DeltaTableOptions.UC_OAUTH_TOKEN_URI,
-                DeltaTableOptions.UC_OAUTH_CLIENT_ID,
-                DeltaTableOptions.UC_OAUTH_CLIENT_SECRET,
-                DeltaTableOptions.UC_OAUTH_SCOPE,
-                DeltaTableOptions.UC_REQUEST_TIMEOUT,
                 DeltaSinkOptions.CREATE_IF_MISSING));
+    options.addAll(UnityCatalogOptions.ALL);
     options.addAll(WRITE_OPTIONS);
     return options;
   }
@@ -101,22 +96,17 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
               name,
               DeltaTableOptions.TABLE_PATH.key(),
               DeltaTableOptions.UC_TABLE.key(),
-              DeltaTableOptions.UC_URI.key()));
+              UnityCatalogOptions.URI.key()));
     }
     if (path.isPresent()) {
       return builder -> builder.tablePath(path.get());
     }
-    UnityCatalogConnection connection =
-        UnityCatalogConnections.of(
-                "Table " + name,
-                "uc.",
-                options.getOptional(DeltaTableOptions.UC_URI).orElse(null),
-                options.getOptional(DeltaTableOptions.UC_TOKEN).orElse(null),
-                options.getOptional(DeltaTableOptions.UC_OAUTH_TOKEN_URI).orElse(null),
-                options.getOptional(DeltaTableOptions.UC_OAUTH_CLIENT_ID).orElse(null),
-                options.getOptional(DeltaTableOptions.UC_OAUTH_CLIENT_SECRET).orElse(null),
-                options.getOptional(DeltaTableOptions.UC_OAUTH_SCOPE).orElse(null))
-            .withRequestTimeout(options.get(DeltaTableOptions.UC_REQUEST_TIMEOUT));
+    UnityCatalogConnection connection;
+    try {
+      connection = UnityCatalogOptions.connection(options, "Table " + name);
+    } catch (IllegalArgumentException e) {
+      throw new ValidationException(e.getMessage(), e);
+    }
     return builder -> builder.tableName(ucTable.get()).unityCatalog(connection);
   }
 }

@@ -1,0 +1,149 @@
+package io.github.flinkdelta.core.checkpoint;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.exceptions.CheckpointAlreadyExistsException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.flink.annotation.Internal;
+import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes a Delta checkpoint of every version that is a multiple of the interval, so that loading
+ * the table's snapshot stays fast however long a job streams into it.
+ *
+ * <p>Off the commit path: a checkpoint is written on a thread of its own while commits go on. At
+ * most one runs at a time; a version reached while one is running is not checkpointed (the next
+ * interval is). A failed or interrupted checkpoint leaves no visible file (see {@link
+ * AtomicCheckpointEngine}) and never fails a commit: the table is correct without it.
+ */
+@Internal
+public final class DeltaCheckpoints implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DeltaCheckpoints.class);
+
+  /** Delta's own default interval, used when the table sets none. */
+  static final int DEFAULT_INTERVAL = 10;
+
+  private static final String INTERVAL_PROPERTY = "delta.checkpointInterval";
+
+  private final String table;
+  private final AtomicCheckpointEngine engine;
+  private final Integer configuredInterval;
+  private final ExecutorService executor;
+  private final AtomicBoolean running = new AtomicBoolean();
+  private volatile boolean closing;
+  private final AtomicLong latest = new AtomicLong(-1);
+
+  /**
+   * A writer of a table's Delta checkpoints, through {@code tableConf} (the table's storage).
+   *
+   * @param table the table, as log lines name it
+   * @param interval versions between checkpoints; null follows the table's {@code
+   *     delta.checkpointInterval}, 0 writes none
+   */
+  public static DeltaCheckpoints of(String table, Configuration tableConf, Integer interval) {
+    return new DeltaCheckpoints(table, AtomicCheckpointEngine.on(tableConf), interval);
+  }
+
+  DeltaCheckpoints(String table, AtomicCheckpointEngine engine, Integer interval) {
+    this.table = table;
+    this.engine = engine;
+    this.configuredInterval = interval;
+    ClassLoader loader = DeltaCheckpoints.class.getClassLoader();
+    this.executor =
+        Executors.newSingleThreadExecutor(
+            task -> {
+              Thread thread = new Thread(task, "delta-checkpoint-" + table);
+              thread.setDaemon(true);
+              // Not the task's user-code class loader, which is closed when the job ends.
+              thread.setContextClassLoader(loader);
+              return thread;
+            });
+  }
+
+  /** Called with the snapshot a commit produced; returns at once. */
+  public void committed(Snapshot snapshot) {
+    long version = snapshot.getVersion();
+    int interval = interval(snapshot);
+    if (interval <= 0 || version == 0 || version % interval != 0) {
+      return;
+    }
+    if (!running.compareAndSet(false, true)) {
+      LOG.info(
+          "Delta checkpoint of {} still running; version {} is not checkpointed", table, version);
+      return;
+    }
+    executor.execute(() -> write(snapshot));
+  }
+
+  /** The version of the last checkpoint this instance wrote, or -1. */
+  public long latestCheckpointVersion() {
+    return latest.get();
+  }
+
+  private void write(Snapshot snapshot) {
+    long started = System.nanoTime();
+    try {
+      snapshot.writeCheckpoint(engine.forCheckpointOf(snapshot));
+      latest.set(snapshot.getVersion());
+      LOG.info(
+          "Wrote Delta checkpoint of {} at version {} in {} ms",
+          table,
+          snapshot.getVersion(),
+          (System.nanoTime() - started) / 1_000_000);
+    } catch (CheckpointAlreadyExistsException e) {
+      LOG.debug(
+          "Delta checkpoint of {} at version {} exists already", table, snapshot.getVersion());
+    } catch (Exception e) {
+      // Hadoop turns an interrupt into an InterruptedIOException and clears the flag.
+      if (closing) {
+        LOG.info("Delta checkpoint of {} at version {} cancelled", table, snapshot.getVersion());
+      } else {
+        LOG.warn(
+            "Could not write the Delta checkpoint of {} at version {}; the table is unaffected and"
+                + " a later version is checkpointed instead",
+            table,
+            snapshot.getVersion(),
+            e);
+      }
+    } finally {
+      running.set(false);
+    }
+  }
+
+  private int interval(Snapshot snapshot) {
+    if (configuredInterval != null) {
+      return configuredInterval;
+    }
+    String property = snapshot.getTableProperties().get(INTERVAL_PROPERTY);
+    try {
+      return property == null ? DEFAULT_INTERVAL : Integer.parseInt(property.trim());
+    } catch (NumberFormatException e) {
+      return DEFAULT_INTERVAL;
+    }
+  }
+
+  /**
+   * Lets a running checkpoint finish for up to two seconds, then interrupts it (an interrupted
+   * checkpoint leaves no visible file).
+   */
+  @Override
+  public void close() {
+    closing = true;
+    executor.shutdown();
+    try {
+      if (!executor.awaitTermination(2, TimeUnit.SECONDS)) {
+        executor.shutdownNow();
+        executor.awaitTermination(1, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      executor.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

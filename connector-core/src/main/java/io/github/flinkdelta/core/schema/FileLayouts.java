@@ -1,0 +1,206 @@
+package io.github.flinkdelta.core.schema;
+
+import io.delta.kernel.types.ArrayType;
+import io.delta.kernel.types.DataType;
+import io.delta.kernel.types.FieldMetadata;
+import io.delta.kernel.types.MapType;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
+import io.github.flinkdelta.core.catalog.TableDefinition;
+import io.github.flinkdelta.core.parquet.DataColumns;
+import io.github.flinkdelta.core.parquet.ParquetColumn;
+import io.github.flinkdelta.core.write.FileLayout;
+import io.github.flinkdelta.core.write.PartitionColumn;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * Derives the {@link FileLayout} the writers use from a table's schema and the rows a sink
+ * receives: physical names and field ids under column mapping, the statistics columns, and where
+ * each column sits in the incoming row.
+ */
+@Internal
+public final class FileLayouts {
+
+  static final String PHYSICAL_NAME_KEY = "delta.columnMapping.physicalName";
+  static final String FIELD_ID_KEY = "delta.columnMapping.id";
+  static final String COLUMN_MAPPING_MODE = "delta.columnMapping.mode";
+  static final String NUM_INDEXED_COLS = "delta.dataSkippingNumIndexedCols";
+  static final String STATS_COLUMNS = "delta.dataSkippingStatsColumns";
+
+  private FileLayouts() {}
+
+  /**
+   * Checks that rows of {@code rowType} fit {@code table} and returns how writers lay them out.
+   *
+   * @param tableName the table, as messages name it
+   * @param expectedPartitionColumns the partition columns the sink was configured with; empty to
+   *     take the table's
+   * @throws IllegalArgumentException listing every difference between the rows and the table
+   */
+  public static FileLayout forRows(
+      String tableName,
+      TableDefinition table,
+      RowType rowType,
+      List<String> expectedPartitionColumns) {
+    List<String> problems = SchemaDifferences.between(table.schema(), rowType);
+    List<String> partitions = table.partitionColumns();
+    if (!expectedPartitionColumns.isEmpty()
+        && !lowerCase(expectedPartitionColumns).equals(lowerCase(partitions))) {
+      problems.add(
+          "the sink partitions by "
+              + expectedPartitionColumns
+              + " but the table is partitioned by "
+              + partitions);
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(
+          String.format(
+              "The rows do not match Delta table %s: %s. Change the query so that its columns"
+                  + " match the table, or write to another table.",
+              tableName, String.join("; ", problems)));
+    }
+    return layout(tableName, table, rowType);
+  }
+
+  private static FileLayout layout(String tableName, TableDefinition table, RowType rowType) {
+    StructType tableSchema = table.schema();
+    List<String> partitionColumns = table.partitionColumns();
+    Map<String, String> properties = table.properties();
+    Set<String> partitions = new HashSet<>(lowerCase(partitionColumns));
+    boolean idMode = "id".equalsIgnoreCase(properties.get(COLUMN_MAPPING_MODE));
+    StatsSelection stats = StatsSelection.from(properties);
+
+    List<ParquetColumn> dataColumns = new ArrayList<>();
+    List<Integer> positions = new ArrayList<>();
+    List<PartitionColumn> partitionLayout = new ArrayList<>();
+    for (String partition : partitionColumns) {
+      StructField field = field(tableSchema, partition);
+      int position = position(rowType, field.getName());
+      partitionLayout.add(
+          new PartitionColumn(
+              field.getName(),
+              physicalName(field),
+              position,
+              rowType.getTypeAt(position).copy(field.isNullable())));
+    }
+    for (StructField field : tableSchema.fields()) {
+      if (partitions.contains(field.getName().toLowerCase(Locale.ROOT))) {
+        continue;
+      }
+      int position = position(rowType, field.getName());
+      dataColumns.add(column(field, rowType.getTypeAt(position), field.getName(), idMode, stats));
+      positions.add(position);
+    }
+    return new FileLayout(
+        new DataColumns(
+            tableName, dataColumns, positions.stream().mapToInt(Integer::intValue).toArray()),
+        partitionLayout);
+  }
+
+  private static ParquetColumn column(
+      StructField field, LogicalType queryType, String path, boolean idMode, StatsSelection stats) {
+    // The table's nullability wins: a NOT NULL table column refuses nulls the query may send.
+    LogicalType type = queryType.copy(field.isNullable());
+    List<ParquetColumn> children = children(field.getDataType(), type, path, idMode, stats);
+    boolean collectStats =
+        field.getDataType() instanceof StructType
+            ? children.stream().anyMatch(ParquetColumn::collectStats)
+            : stats.select(path);
+    return new ParquetColumn(
+        field.getName(),
+        physicalName(field),
+        idMode ? fieldId(field) : ParquetColumn.NO_FIELD_ID,
+        type,
+        collectStats,
+        children);
+  }
+
+  private static List<ParquetColumn> children(
+      DataType deltaType,
+      LogicalType flinkType,
+      String path,
+      boolean idMode,
+      StatsSelection stats) {
+    List<ParquetColumn> children = new ArrayList<>();
+    if (deltaType instanceof StructType struct) {
+      RowType row = (RowType) flinkType;
+      for (int i = 0; i < struct.length(); i++) {
+        StructField child = struct.at(i);
+        children.add(column(child, row.getTypeAt(i), path + "." + child.getName(), idMode, stats));
+      }
+    } else if (deltaType instanceof ArrayType array) {
+      LogicalType element =
+          ((org.apache.flink.table.types.logical.ArrayType) flinkType).getElementType();
+      children.add(nested("element", array.getElementType(), element, idMode));
+    } else if (deltaType instanceof MapType map) {
+      org.apache.flink.table.types.logical.MapType flinkMap =
+          (org.apache.flink.table.types.logical.MapType) flinkType;
+      children.add(nested("key", map.getKeyType(), flinkMap.getKeyType().copy(false), idMode));
+      children.add(nested("value", map.getValueType(), flinkMap.getValueType(), idMode));
+    }
+    return children;
+  }
+
+  /** An array element or map entry: no statistics, and the name Parquet's LIST/MAP layout uses. */
+  private static ParquetColumn nested(
+      String name, DataType deltaType, LogicalType flinkType, boolean idMode) {
+    List<ParquetColumn> children = new ArrayList<>();
+    if (deltaType instanceof StructType struct) {
+      RowType row = (RowType) flinkType;
+      for (int i = 0; i < struct.length(); i++) {
+        StructField child = struct.at(i);
+        ParquetColumn column =
+            column(child, row.getTypeAt(i), child.getName(), idMode, StatsSelection.NONE);
+        children.add(column);
+      }
+    } else {
+      children.addAll(children(deltaType, flinkType, name, idMode, StatsSelection.NONE));
+    }
+    return new ParquetColumn(name, name, ParquetColumn.NO_FIELD_ID, flinkType, false, children);
+  }
+
+  static String physicalName(StructField field) {
+    FieldMetadata metadata = field.getMetadata();
+    return metadata.contains(PHYSICAL_NAME_KEY)
+        ? metadata.getString(PHYSICAL_NAME_KEY)
+        : field.getName();
+  }
+
+  private static int fieldId(StructField field) {
+    FieldMetadata metadata = field.getMetadata();
+    return metadata.contains(FIELD_ID_KEY)
+        ? Math.toIntExact(metadata.getLong(FIELD_ID_KEY))
+        : ParquetColumn.NO_FIELD_ID;
+  }
+
+  private static StructField field(StructType schema, String name) {
+    for (StructField field : schema.fields()) {
+      if (field.getName().equalsIgnoreCase(name)) {
+        return field;
+      }
+    }
+    throw new IllegalArgumentException("no column " + name + " in " + schema);
+  }
+
+  private static int position(RowType rowType, String name) {
+    List<String> names = rowType.getFieldNames();
+    for (int i = 0; i < names.size(); i++) {
+      if (names.get(i).equalsIgnoreCase(name)) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException("the rows have no column " + name);
+  }
+
+  private static List<String> lowerCase(List<String> names) {
+    return names.stream().map(n -> n.toLowerCase(Locale.ROOT)).toList();
+  }
+}

@@ -1,0 +1,167 @@
+package io.github.flinkdelta.core.table;
+
+import io.delta.kernel.Operation;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.TransactionCommitResult;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.CommitStateUnknownException;
+import io.delta.kernel.exceptions.ConcurrentTransactionException;
+import io.delta.kernel.exceptions.ConcurrentWriteException;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterable;
+import io.github.flinkdelta.core.catalog.TableReference;
+import io.github.flinkdelta.core.table.CommitOutcome.AlreadyCommitted;
+import io.github.flinkdelta.core.table.CommitOutcome.Committed;
+import io.github.flinkdelta.core.table.CommitOutcome.Conflicted;
+import io.github.flinkdelta.core.table.CommitOutcome.Failed;
+import io.github.flinkdelta.core.write.DataFile;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits to one table through Kernel: appends under a transaction id, with Kernel's retries of
+ * retryable failures, a rebuild on the latest snapshot when Kernel cannot rebase onto a concurrent
+ * commit, and an unknown outcome settled by the transaction id.
+ *
+ * <p>Failure semantics: an append that meets its own transaction (app id, version) or a later one
+ * in the table writes nothing ({@link AlreadyCommitted}). A commit whose response was lost
+ * (Kernel's {@link CommitStateUnknownException}) is settled by reloading the table: if it holds the
+ * transaction, the commit landed; if not, it is tried once more. Nothing is ever blindly retried
+ * without Kernel's transaction check, so a retry cannot add the files twice.
+ */
+final class TableCommitter {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TableCommitter.class);
+
+  /** Rebuilds of one append after concurrent commits Kernel could not rebase onto. */
+  static final int MAX_CONFLICT_ATTEMPTS = 10;
+
+  private final String tableName;
+  private final Engine engine;
+  private final SnapshotCache snapshots;
+  private final int maxCommitRetries;
+  private final WriteContexts writeContexts = new WriteContexts();
+
+  TableCommitter(String tableName, Engine engine, SnapshotCache snapshots, int maxCommitRetries) {
+    this.tableName = tableName;
+    this.engine = engine;
+    this.snapshots = snapshots;
+    this.maxCommitRetries = maxCommitRetries;
+  }
+
+  /**
+   * Appends {@code files} in one table version tagged with transaction ({@code appId}, {@code
+   * txnVersion}), unless the table already holds that transaction version or a later one.
+   */
+  CommitOutcome append(String appId, long txnVersion, Iterable<DataFile> files) {
+    for (int attempt = 1; ; attempt++) {
+      StructType schema = snapshots.current().getSchema();
+      try {
+        return appendSettlingUnknown(appId, txnVersion, files, attempt - 1);
+      } catch (ConcurrentWriteException e) {
+        // Kernel could not rebase onto a concurrent commit (catalog-managed tables are not
+        // rebased). The append is blind and its transaction id guards against doubles, so it is
+        // rebuilt on the latest snapshot, unless the schema moved under it.
+        Snapshot latest;
+        try {
+          latest = snapshots.reload();
+        } catch (RuntimeException reloadFailure) {
+          reloadFailure.addSuppressed(e);
+          return new Failed(reloadFailure);
+        }
+        if (attempt >= MAX_CONFLICT_ATTEMPTS || !schema.equals(latest.getSchema())) {
+          return new Conflicted(attempt, e);
+        }
+        LOG.info(
+            "Commit of {} (appId {}, txn {}) met a concurrent commit; retrying on version {}",
+            tableName,
+            appId,
+            txnVersion,
+            latest.getVersion());
+      } catch (RuntimeException e) {
+        return new Failed(e);
+      }
+    }
+  }
+
+  private CommitOutcome appendSettlingUnknown(
+      String appId, long txnVersion, Iterable<DataFile> files, int conflicts)
+      throws ConcurrentWriteException {
+    try {
+      return tryAppend(appId, txnVersion, files, conflicts, 0);
+    } catch (CommitStateUnknownException e) {
+      // The commit may or may not have landed: the transaction id decides.
+      LOG.warn(
+          "Commit of {} (appId {}, txn {}) has an unknown outcome; reloading the table to find out",
+          tableName,
+          appId,
+          txnVersion,
+          e);
+      Snapshot reloaded = snapshots.reload();
+      long recorded = snapshots.transactionVersion(appId);
+      if (recorded == txnVersion) {
+        // This attempt landed; only its response was lost.
+        return new Committed(reloaded.getVersion(), txnVersion, 1, conflicts, 0);
+      }
+      if (recorded > txnVersion) {
+        return new AlreadyCommitted(reloaded.getVersion(), recorded, 1);
+      }
+      return tryAppend(appId, txnVersion, files, conflicts, 1);
+    }
+  }
+
+  private CommitOutcome tryAppend(
+      String appId, long txnVersion, Iterable<DataFile> files, int conflicts, int settled)
+      throws ConcurrentWriteException {
+    Snapshot snapshot = snapshots.current();
+    Transaction txn;
+    try {
+      txn =
+          snapshot
+              .buildUpdateTableTransaction(TableReference.ENGINE_INFO, Operation.STREAMING_UPDATE)
+              .withTransactionId(appId, txnVersion)
+              .withMaxRetries(maxCommitRetries)
+              .build(engine);
+    } catch (ConcurrentTransactionException e) {
+      return new AlreadyCommitted(
+          snapshot.getVersion(), snapshots.transactionVersion(appId), settled);
+    }
+    Row state = txn.getTransactionState(engine);
+    TransactionCommitResult result;
+    try {
+      result = txn.commit(engine, AppendActions.of(engine, state, snapshot, writeContexts, files));
+    } catch (ConcurrentTransactionException e) {
+      Snapshot reloaded = snapshots.reload();
+      return new AlreadyCommitted(
+          reloaded.getVersion(), snapshots.transactionVersion(appId), settled);
+    }
+    long publishStarted = System.nanoTime();
+    snapshots.committed(result.getPostCommitSnapshot().orElse(null));
+    long publishMillis = (System.nanoTime() - publishStarted) / 1_000_000;
+    // Kernel's post-commit hooks are not run here: Delta checkpoints are written off the commit
+    // path by DeltaCheckpoints, through a writer that never leaves a partial checkpoint file.
+    long attempts = result.getTransactionReport().getTransactionMetrics().getNumCommitAttempts();
+    int retries = (int) Math.max(0, attempts - 1) + settled;
+    return new Committed(result.getVersion(), txnVersion, retries, conflicts, publishMillis);
+  }
+
+  /**
+   * Commits {@code schema} as the table's new schema, in one version without data.
+   *
+   * @return the version that holds it
+   */
+  long updateSchema(StructType schema) {
+    Transaction txn =
+        snapshots
+            .current()
+            .buildUpdateTableTransaction(TableReference.ENGINE_INFO, Operation.MANUAL_UPDATE)
+            .withUpdatedSchema(schema)
+            .withMaxRetries(maxCommitRetries)
+            .build(engine);
+    TransactionCommitResult result = txn.commit(engine, CloseableIterable.emptyIterable());
+    snapshots.committed(result.getPostCommitSnapshot().orElse(null));
+    return result.getVersion();
+  }
+}

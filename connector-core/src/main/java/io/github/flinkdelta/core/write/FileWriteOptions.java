@@ -1,0 +1,52 @@
+package io.github.flinkdelta.core.write;
+
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.parquet.ParquetFileOptions;
+import java.io.Serializable;
+import java.util.Objects;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ReadableConfig;
+
+/**
+ * How data files are written and rolled.
+ *
+ * @param parquet how each file is encoded
+ * @param targetFileSizeBytes a file is closed once its written and buffered bytes reach this size
+ * @param maxRowsPerFile a file is closed once it holds this many rows
+ * @param bufferBudgetBytes the bytes that the open files and held rows of one writer may take
+ *     together; past it the partitions holding the most are completed as files
+ */
+@Internal
+public record FileWriteOptions(
+    ParquetFileOptions parquet,
+    long targetFileSizeBytes,
+    long maxRowsPerFile,
+    long bufferBudgetBytes)
+    implements Serializable {
+
+  public FileWriteOptions {
+    Objects.requireNonNull(parquet, "parquet");
+    requirePositive(targetFileSizeBytes, "target file size");
+    requirePositive(maxRowsPerFile, "max rows per file");
+    requirePositive(bufferBudgetBytes, "buffer budget");
+  }
+
+  /** The file writing options that {@code config} sets, defaults for the rest. */
+  public static FileWriteOptions from(ReadableConfig config) {
+    return new FileWriteOptions(
+        new ParquetFileOptions(
+            config.get(DeltaSinkOptions.COMPRESSION),
+            config.get(DeltaSinkOptions.ROW_GROUP_SIZE).getBytes(),
+            Math.toIntExact(config.get(DeltaSinkOptions.PAGE_SIZE).getBytes()),
+            ParquetFileOptions.DEFAULT_STATS_STRING_PREFIX_LENGTH),
+        config.get(DeltaSinkOptions.TARGET_FILE_SIZE).getBytes(),
+        config.get(DeltaSinkOptions.MAX_ROWS_PER_FILE),
+        config.get(DeltaSinkOptions.BUFFER_BUDGET).getBytes());
+  }
+
+  private static void requirePositive(long value, String what) {
+    if (value <= 0) {
+      throw new IllegalArgumentException(what + " must be positive, got " + value);
+    }
+  }
+}

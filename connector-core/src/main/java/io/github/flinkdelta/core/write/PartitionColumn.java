@@ -1,0 +1,26 @@
+package io.github.flinkdelta.core.write;
+
+import java.io.Serializable;
+import java.util.Objects;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.table.types.logical.LogicalType;
+
+/**
+ * A partition column: its value is kept out of the data file and recorded in the file's partition
+ * values instead.
+ *
+ * @param name the logical column name
+ * @param directoryName the name used in the partition directory (the physical name)
+ * @param position where the column sits in the incoming row
+ * @param type the column's Flink type
+ */
+@Internal
+public record PartitionColumn(String name, String directoryName, int position, LogicalType type)
+    implements Serializable {
+
+  public PartitionColumn {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(directoryName, "directoryName");
+    Objects.requireNonNull(type, "type");
+  }
+}

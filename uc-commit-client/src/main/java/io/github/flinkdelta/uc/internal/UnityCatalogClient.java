@@ -1,0 +1,286 @@
+package io.github.flinkdelta.uc.internal;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.expressions.Column;
+import io.delta.kernel.transaction.DataLayoutSpec;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.unitycatalog.UCCatalogManagedClient;
+import io.delta.kernel.unitycatalog.UCTableIdentifier;
+import io.delta.kernel.utils.CloseableIterable;
+import io.delta.storage.commit.TableIdentifier;
+import io.delta.storage.commit.uccommitcoordinator.UCClient;
+import io.delta.storage.commit.uccommitcoordinator.UCDeltaClient;
+import io.delta.storage.commit.uccommitcoordinator.UCDeltaModels;
+import io.delta.storage.commit.uccommitcoordinator.UCDeltaTokenBasedRestClient;
+import io.delta.storage.commit.uccommitcoordinator.UCTokenBasedRestClient;
+import io.github.flinkdelta.core.catalog.TableReference;
+import io.github.flinkdelta.uc.UnityCatalogConnection;
+import io.unitycatalog.client.ApiClient;
+import io.unitycatalog.client.ApiClientBuilder;
+import io.unitycatalog.client.ApiException;
+import io.unitycatalog.client.api.TablesApi;
+import io.unitycatalog.client.api.TemporaryCredentialsApi;
+import io.unitycatalog.client.auth.TokenProvider;
+import io.unitycatalog.client.model.CreateStagingTable;
+import io.unitycatalog.client.model.GenerateTemporaryTableCredential;
+import io.unitycatalog.client.model.StagingTableInfo;
+import io.unitycatalog.client.model.TableInfo;
+import io.unitycatalog.client.model.TableOperation;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The connector's view of a Unity Catalog server: finds tables by name, creates managed Delta
+ * tables (staging table, version 0 through Kernel, then registration), and loads snapshots whose
+ * commits the catalog ratifies. Catalog-managed commits go through Kernel's {@link
+ * UCCatalogManagedClient} on delta-storage's UC Delta API client.
+ *
+ * <p>The token never appears in logs or messages.
+ */
+public final class UnityCatalogClient implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(UnityCatalogClient.class);
+  private static final String API_BASE = "/api/2.1/unity-catalog";
+
+  private final UnityCatalogConnection connection;
+  private final UCClient commitClient;
+  private final UCDeltaClient deltaClient;
+  private final UCCatalogManagedClient kernelClient;
+  private final ApiClient api;
+
+  public UnityCatalogClient(UnityCatalogConnection connection, Configuration hadoopConf) {
+    this.connection = connection;
+    Map<String, String> auth = connection.auth().tokenProviderConfig();
+    Map<String, String> config = new HashMap<>();
+    config.put("uri", connection.endpoint().toString());
+    auth.forEach((key, value) -> config.put("auth." + key, value));
+    TokenProvider tokens = TokenProvider.create(auth);
+    // Retries with jittered backoff, as the clients inside Kernel and delta-storage do.
+    this.api = ApiClientBuilder.create().uri(connection.endpoint()).tokenProvider(tokens).build();
+    api.setConnectTimeout(connection.requestTimeout());
+    api.setReadTimeout(connection.requestTimeout());
+    if (usesDeltaApi(tokens)) {
+      Configuration conf = new Configuration(hadoopConf);
+      UCDeltaTokenBasedRestClient client = new UCDeltaTokenBasedRestClient(config, () -> conf);
+      this.deltaClient = client;
+      this.commitClient = client;
+    } else {
+      this.deltaClient = null;
+      this.commitClient =
+          new UCTokenBasedRestClient(connection.endpoint().toString(), tokens, Map.of());
+    }
+    this.kernelClient = new UCCatalogManagedClient(commitClient);
+  }
+
+  /** The table of that name, or empty when the catalog has none. */
+  public Optional<UnityCatalogTable> find(UnityCatalogTableName name) {
+    try {
+      TableInfo info = new TablesApi(api).getTable(name.toString(), null, null);
+      return Optional.of(UnityCatalogNamespace.catalogTable(name, info));
+    } catch (ApiException e) {
+      if (e.getCode() == 404) {
+        return Optional.empty();
+      }
+      throw UnityCatalogErrors.callFailed(connection, "look up table " + name, e);
+    } catch (RuntimeException e) {
+      // The OAuth token provider fails with a bare RuntimeException.
+      throw UnityCatalogErrors.callFailed(connection, "look up table " + name, e);
+    }
+  }
+
+  /**
+   * Fails unless this connection may write {@code table}: it asks the catalog for read-write
+   * credentials, which the catalog grants only to a principal with MODIFY on the table. A job
+   * checks this when it starts, so a read-only token fails then and not at the first commit.
+   */
+  public void requireWritable(UnityCatalogTable table) {
+    try {
+      new TemporaryCredentialsApi(api)
+          .generateTemporaryTableCredentials(
+              new GenerateTemporaryTableCredential()
+                  .tableId(table.id())
+                  .operation(TableOperation.READ_WRITE));
+    } catch (ApiException e) {
+      if (e.getCode() == 403) {
+        throw new IllegalStateException(
+            String.format(
+                "Unity Catalog at %s lets this connection read %s but not write it (HTTP 403 for"
+                    + " read-write credentials). Grant its principal MODIFY on the table (with USE"
+                    + " CATALOG and USE SCHEMA), or connect with a token that has it.",
+                connection.endpoint(), table.name()),
+            e);
+      }
+      throw UnityCatalogErrors.callFailed(connection, "check write access to " + table.name(), e);
+    } catch (RuntimeException e) {
+      throw UnityCatalogErrors.callFailed(connection, "check write access to " + table.name(), e);
+    }
+  }
+
+  /**
+   * Creates a managed Delta table: a staging table, version 0 written through Kernel with the
+   * protocol and properties the catalog requires, then registration under {@code name}.
+   */
+  public UnityCatalogTable createManagedTable(
+      Configuration hadoopConf,
+      UnityCatalogTableName name,
+      StructType schema,
+      List<String> partitionColumns,
+      Map<String, String> properties) {
+    Map<String, String> tableProperties = new HashMap<>(properties);
+    String id;
+    String location;
+    if (deltaClient != null) {
+      UCDeltaModels.StagingTableInfo staging;
+      try {
+        staging = deltaClient.createStagingTable(identifier(name));
+      } catch (IOException e) {
+        throw UnityCatalogErrors.callFailed(connection, "create staging table " + name, e);
+      }
+      id = staging.getTableId().toString();
+      location = staging.getLocation();
+      // The UC Delta API requires the protocol and properties it lists for managed tables.
+      tableProperties.putAll(staging.getRequiredProperties());
+      if (staging.getRequiredProtocol() != null) {
+        staging
+            .getRequiredProtocol()
+            .getReaderFeatures()
+            .forEach(f -> tableProperties.put("delta.feature." + f, "supported"));
+        staging
+            .getRequiredProtocol()
+            .getWriterFeatures()
+            .forEach(f -> tableProperties.put("delta.feature." + f, "supported"));
+      }
+    } else {
+      StagingTableInfo staging;
+      try {
+        staging =
+            new TablesApi(api)
+                .createStagingTable(
+                    new CreateStagingTable()
+                        .name(name.table())
+                        .catalogName(name.catalog())
+                        .schemaName(name.schema()));
+      } catch (ApiException e) {
+        throw UnityCatalogErrors.callFailed(connection, "create staging table " + name, e);
+      }
+      id = staging.getId();
+      location = staging.getStagingLocation();
+    }
+    Engine engine =
+        DefaultEngine.create(
+            VendedCredentials.forStagingTable(
+                connection, hadoopConf, id, location, deltaClient != null));
+    List<Column> partitions = new ArrayList<>();
+    partitionColumns.forEach(c -> partitions.add(new Column(c)));
+    Transaction create =
+        kernelClient
+            .buildCreateTableTransaction(
+                id,
+                location,
+                schema,
+                TableReference.ENGINE_INFO,
+                new UCTableIdentifier(name.catalog(), name.schema(), name.table()))
+            .withTableProperties(tableProperties)
+            .withDataLayoutSpec(
+                partitions.isEmpty()
+                    ? DataLayoutSpec.noDataLayout()
+                    : DataLayoutSpec.partitioned(partitions))
+            .build(engine);
+    create.commit(engine, CloseableIterable.emptyIterable());
+    LOG.info("Created Unity Catalog managed table {} ({}) at {}", name, id, location);
+    return new UnityCatalogTable(name, id, location, true);
+  }
+
+  /** The schemas and tables of {@code catalog}, through this client's connection. */
+  public UnityCatalogNamespace namespace(String catalog) {
+    return new UnityCatalogNamespace(connection, api, catalog);
+  }
+
+  /** The latest snapshot of a managed table, with the catalog's ratified commits. */
+  public Snapshot loadSnapshot(Engine engine, UnityCatalogTable table) {
+    return kernelClient.loadSnapshot(
+        engine,
+        table.id(),
+        table.location(),
+        new UCTableIdentifier(table.name().catalog(), table.name().schema(), table.name().table()),
+        Optional.empty(),
+        Optional.empty());
+  }
+
+  /** Which commit API this client uses, after detection. */
+  public UnityCatalogConnection.CommitApi commitApi() {
+    return deltaClient != null
+        ? UnityCatalogConnection.CommitApi.DELTA_V1
+        : UnityCatalogConnection.CommitApi.LEGACY;
+  }
+
+  @Override
+  public void close() {
+    try {
+      commitClient.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Whether to use the UC Delta API: configured, or detected. A server without it (older than UC
+   * 0.5) has no {@code /delta/v1} route at all; one with it answers even an unknown catalog with
+   * the Delta API's own error body.
+   */
+  private boolean usesDeltaApi(TokenProvider tokens) {
+    return switch (connection.commitApi()) {
+      case DELTA_V1 -> true;
+      case LEGACY -> false;
+      case AUTO -> {
+        HttpRequest probe =
+            HttpRequest.newBuilder(
+                    URI.create(
+                        connection.endpoint() + API_BASE + "/delta/v1/config?catalog=_probe"))
+                .header("Authorization", "Bearer " + tokens.accessToken())
+                .timeout(connection.requestTimeout())
+                .GET()
+                .build();
+        try {
+          HttpResponse<String> answer =
+              HttpClient.newBuilder()
+                  .connectTimeout(connection.requestTimeout())
+                  .build()
+                  .send(probe, HttpResponse.BodyHandlers.ofString());
+          boolean deltaApi =
+              answer.statusCode() == 200
+                  || (answer.statusCode() == 404 && answer.body().contains("\"error\":{"));
+          LOG.info(
+              "Unity Catalog at {} {} the UC Delta API",
+              connection.endpoint(),
+              deltaApi ? "offers" : "does not offer");
+          yield deltaApi;
+        } catch (IOException e) {
+          throw UnityCatalogErrors.callFailed(connection, "detect its commit API", e);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw UnityCatalogErrors.callFailed(connection, "detect its commit API", e);
+        }
+      }
+    };
+  }
+
+  private static TableIdentifier identifier(UnityCatalogTableName name) {
+    return new TableIdentifier(new String[] {name.catalog(), name.schema()}, name.table());
+  }
+}

@@ -1,0 +1,58 @@
+package io.github.flinkdelta.uc.internal;
+
+import io.github.flinkdelta.core.catalog.TableDefinition;
+import io.github.flinkdelta.core.catalog.TableLocator;
+import io.github.flinkdelta.core.catalog.TableReference;
+import io.github.flinkdelta.uc.UnityCatalogConnection;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * A table named {@code catalog.schema.table} in a Unity Catalog server: found by its name, or
+ * created as a managed table whose every commit the catalog ratifies.
+ */
+public record UnityCatalogTableReference(
+    UnityCatalogConnection connection, UnityCatalogTableName tableName) implements TableReference {
+
+  public UnityCatalogTableReference {
+    Objects.requireNonNull(connection, "connection");
+    Objects.requireNonNull(tableName, "tableName");
+  }
+
+  @Override
+  public String name() {
+    return tableName.toString();
+  }
+
+  @Override
+  public String description() {
+    return describe(connection, tableName);
+  }
+
+  static String describe(UnityCatalogConnection connection, UnityCatalogTableName name) {
+    return "table " + name + " in Unity Catalog at " + connection.endpoint();
+  }
+
+  @Override
+  public Optional<TableLocator> find(Configuration conf) {
+    try (UnityCatalogClient client = new UnityCatalogClient(connection, conf)) {
+      return client.find(tableName).map(table -> new UnityCatalogTableLocator(connection, table));
+    }
+  }
+
+  /** Creates a managed table (staging table, version 0 through Kernel, registration). */
+  @Override
+  public TableLocator create(Configuration conf, TableDefinition definition) {
+    try (UnityCatalogClient client = new UnityCatalogClient(connection, conf)) {
+      UnityCatalogTable table =
+          client.createManagedTable(
+              conf,
+              tableName,
+              definition.schema(),
+              definition.partitionColumns(),
+              definition.properties());
+      return new UnityCatalogTableLocator(connection, table);
+    }
+  }
+}
