@@ -9,6 +9,7 @@ import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.util.Iterator;
 import java.util.UUID;
+import org.apache.flink.annotation.Internal;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
@@ -19,6 +20,7 @@ import org.apache.hadoop.fs.Path;
  * Kernel creates a new store for every write, so two writers committing the same version at once
  * could both succeed and one commit would be lost.
  */
+@Internal
 public final class AtomicLocalLogStore extends HadoopFileSystemLogStore {
 
   public AtomicLocalLogStore(Configuration hadoopConf) {

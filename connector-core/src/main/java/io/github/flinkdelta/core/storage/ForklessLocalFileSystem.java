@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.EnumSet;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
@@ -18,6 +19,7 @@ import org.apache.hadoop.fs.permission.FsPermission;
  * process for every file it creates, which dominates the cost of writing small files and commits on
  * local disk.
  */
+@Internal
 public final class ForklessLocalFileSystem extends LocalFileSystem {
 
   public ForklessLocalFileSystem() {

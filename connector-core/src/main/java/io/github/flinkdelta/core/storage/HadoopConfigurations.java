@@ -1,6 +1,7 @@
 package io.github.flinkdelta.core.storage;
 
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -14,6 +15,7 @@ import org.apache.hadoop.conf.Configuration;
  * closed when the job ends or fails over, while file systems cached JVM-wide (such as those of
  * Unity Catalog's credential-scoped file system) keep the configuration they were created with.
  */
+@Internal
 public final class HadoopConfigurations {
 
   static final String LOCAL_FS_IMPL = "fs.file.impl";

@@ -20,6 +20,7 @@ import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -37,6 +38,7 @@ import org.apache.flink.table.types.logical.VarCharType;
  * is truncated to microseconds when written. {@code CHAR} and {@code VARCHAR} become {@code
  * string}, {@code BINARY} and {@code VARBINARY} become {@code binary}: Delta has no length limits.
  */
+@Internal
 public final class DeltaTypes {
 
   /** The largest decimal precision Delta can hold. */

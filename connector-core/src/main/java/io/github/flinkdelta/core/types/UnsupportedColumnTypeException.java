@@ -1,8 +1,10 @@
 package io.github.flinkdelta.core.types;
 
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /** Thrown when a schema has columns whose types cannot cross between Flink and Delta. */
+@Internal
 public final class UnsupportedColumnTypeException extends IllegalArgumentException {
 
   private static final long serialVersionUID = 1L;
