@@ -14,7 +14,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -23,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** A null arriving for a NOT NULL column in the middle of a checkpoint. */
 class BadRowITCase {
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.extension();
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
 
   private static final long BAD_ROW = 1_500;
 
@@ -32,7 +31,7 @@ class BadRowITCase {
   @Test
   void nullInNotNullColumnFailsNamingTableAndColumnAndCommitsNothingOfItsCheckpoint() {
     String table = dir.resolve("not-null").toUri().toString();
-    StreamExecutionEnvironment env = MiniClusters.env(100, 0, 1);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).parallelism(1).env();
     DataGeneratorSource<RowData> source =
         new DataGeneratorSource<>(
             i -> i == BAD_ROW ? GenericRowData.of(null, 0, null) : TestRows.row(i, 3),

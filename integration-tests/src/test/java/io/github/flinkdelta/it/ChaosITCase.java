@@ -26,7 +26,6 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.test.junit5.InjectMiniCluster;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,8 +51,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ChaosITCase {
 
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER =
-      new MiniClusterExtension(
+  static final FlinkCluster FLINK =
+      FlinkCluster.of(
           new MiniClusterResourceConfiguration.Builder()
               .setNumberTaskManagers(2)
               .setNumberSlotsPerTaskManager(2)
@@ -185,7 +184,7 @@ class ChaosITCase {
             .start()) {
       UnityCatalogConnection connection =
           new UnityCatalogConnection(server.uri(), Secret.of(TOKEN));
-      StreamExecutionEnvironment env = MiniClusters.env(200, 1_000, 2);
+      StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(200).restarts(1_000).env();
       TestRows.source(env, count, 400, BUCKETS)
           .map(new ChaosMapper())
           .returns(InternalTypeInfo.of(TestRows.TYPE))

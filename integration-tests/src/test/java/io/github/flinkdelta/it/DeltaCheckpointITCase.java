@@ -6,6 +6,7 @@ import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.DeltaSinkBuilder;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
+import io.github.flinkdelta.testkit.UnityCatalogServerExtension;
 import io.github.flinkdelta.uc.Secret;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.io.IOException;
@@ -14,7 +15,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,12 +27,18 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DeltaCheckpointITCase {
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.extension();
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
+
+  @RegisterExtension final SharedObjectsExtension shared = SharedObjectsExtension.create();
+  private final FaultCounter injected = FaultCounter.in(shared);
 
   private static final int BUCKETS = 3;
   private static final long ROWS = 3_000;
 
   @TempDir Path dir;
+
+  @RegisterExtension
+  final UnityCatalogServerExtension catalog = new UnityCatalogServerExtension(uc -> uc.token("t"));
 
   @Test
   void aPathTableGetsCheckpointsEveryThreeVersions() throws Exception {
@@ -44,22 +51,19 @@ class DeltaCheckpointITCase {
 
   @Test
   void aUnityCatalogTableGetsCheckpointsOfPublishedVersions() throws Exception {
-    try (UnityCatalogServer server =
-        UnityCatalogServer.builder().storageRoot(dir.resolve("uc")).token("t").build().start()) {
-      UnityCatalogConnection connection = new UnityCatalogConnection(server.uri(), Secret.of("t"));
-      run(DeltaSink.builder().unityCatalog(connection).tableName("main.default.checkpointed"));
+    UnityCatalogServer server = catalog.server();
+    UnityCatalogConnection connection = new UnityCatalogConnection(server.uri(), Secret.of("t"));
+    run(DeltaSink.builder().unityCatalog(connection).tableName("main.default.checkpointed"));
 
-      assertThat(CatalogReads.rows(connection, "main.default.checkpointed"))
-          .containsExactlyInAnyOrderElementsOf(TestRows.expected(ROWS, BUCKETS));
-      assertThat(checkpointFiles(dir.resolve("uc"))).isNotEmpty();
-    }
+    assertThat(CatalogReads.rows(connection, "main.default.checkpointed"))
+        .containsExactlyInAnyOrderElementsOf(TestRows.expected(ROWS, BUCKETS));
+    assertThat(checkpointFiles(catalog.storageRoot())).isNotEmpty();
   }
 
   private void run(DeltaSinkBuilder builder) throws Exception {
-    StreamExecutionEnvironment env = MiniClusters.env(100, 3, 2);
-    FailingMapper.INJECTED.set(0);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).restarts(3).env();
     TestRows.source(env, ROWS, 1_500, BUCKETS)
-        .map(new FailingMapper(1, 900))
+        .map(new FailingMapper(injected, 1, 900))
         .sinkTo(
             builder
                 .rowType(TestRows.TYPE)
@@ -67,7 +71,7 @@ class DeltaCheckpointITCase {
                 .option(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL, 3)
                 .build());
     env.execute("delta checkpoints");
-    assertThat(FailingMapper.INJECTED.get()).isPositive();
+    assertThat(injected.count()).isPositive();
   }
 
   /** The checkpoint files under {@code root}; never a hidden temporary one. */

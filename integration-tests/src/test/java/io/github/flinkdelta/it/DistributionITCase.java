@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code sink.distribution}: with HASH each partition is written by a single subtask. */
 class DistributionITCase {
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.extension();
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
 
   private static final int BUCKETS = 6;
 
@@ -46,7 +45,7 @@ class DistributionITCase {
     long count = 3_000;
     Path root = dir.resolve(name);
     String table = root.toUri().toString();
-    StreamExecutionEnvironment env = MiniClusters.env(60_000, 0, 2);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(60_000).env();
     TestRows.source(env, count, 1_000_000, BUCKETS)
         .sinkTo(
             DeltaSink.builder()

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ExactlyOnceITCase {
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.extension();
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
+
+  @RegisterExtension final SharedObjectsExtension shared = SharedObjectsExtension.create();
+  private final FaultCounter injected = FaultCounter.in(shared);
 
   private static final int BUCKETS = 7;
 
@@ -29,12 +32,13 @@ class ExactlyOnceITCase {
   void repeatedTaskFailuresAfterSomeRecords() throws Exception {
     long count = 6_000;
     String table = table("task-failures");
-    StreamExecutionEnvironment env = MiniClusters.env(100, 5, 2);
-    TestRows.source(env, count, 3_000, BUCKETS).map(new FailingMapper(3, 700)).sinkTo(sink(table));
-    FailingMapper.INJECTED.set(0);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).restarts(5).env();
+    TestRows.source(env, count, 3_000, BUCKETS)
+        .map(new FailingMapper(injected, 3, 700))
+        .sinkTo(sink(table));
     env.execute("repeated task failures");
 
-    assertThat(FailingMapper.INJECTED.get()).isGreaterThanOrEqualTo(3);
+    assertThat(injected.count()).isGreaterThanOrEqualTo(3);
     assertExactly(table, count);
   }
 
@@ -42,13 +46,13 @@ class ExactlyOnceITCase {
   void failureAfterTheCheckpointCompletesButBeforeTheCommit() throws Exception {
     long count = 3_000;
     String table = table("before-commit");
-    StreamExecutionEnvironment env = MiniClusters.env(100, 5, 2);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).restarts(5).env();
     TestRows.source(env, count, 3_000, BUCKETS)
-        .sinkTo(new FaultyCommitSink(sink(table), FaultyCommitSink.When.BEFORE_COMMIT, 2, 3));
-    FaultyCommitSink.INJECTED.set(0);
+        .sinkTo(
+            new FaultyCommitSink(sink(table), injected, FaultyCommitSink.When.BEFORE_COMMIT, 2, 3));
     env.execute("failure before commit");
 
-    assertThat(FaultyCommitSink.INJECTED.get()).isEqualTo(2);
+    assertThat(injected.count()).isEqualTo(2);
     assertExactly(table, count);
   }
 
@@ -56,13 +60,13 @@ class ExactlyOnceITCase {
   void failureDuringTheCommitAfterItLanded() throws Exception {
     long count = 3_000;
     String table = table("after-commit");
-    StreamExecutionEnvironment env = MiniClusters.env(100, 5, 2);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).restarts(5).env();
     TestRows.source(env, count, 3_000, BUCKETS)
-        .sinkTo(new FaultyCommitSink(sink(table), FaultyCommitSink.When.AFTER_COMMIT, 2, 3));
-    FaultyCommitSink.INJECTED.set(0);
+        .sinkTo(
+            new FaultyCommitSink(sink(table), injected, FaultyCommitSink.When.AFTER_COMMIT, 2, 3));
     env.execute("failure after commit");
 
-    assertThat(FaultyCommitSink.INJECTED.get()).isEqualTo(2);
+    assertThat(injected.count()).isEqualTo(2);
     assertExactly(table, count);
   }
 
@@ -72,21 +76,21 @@ class ExactlyOnceITCase {
     String table = table("two-jobs");
     DeltaSink first = sink(table);
     DeltaSink second = sink(table);
-    StreamExecutionEnvironment steady = MiniClusters.env(100, 0, 1);
+    StreamExecutionEnvironment steady = FLINK.job().checkpointEveryMillis(100).parallelism(1).env();
     TestRows.source(steady, count, 2_000, BUCKETS).sinkTo(first);
-    StreamExecutionEnvironment failing = MiniClusters.env(100, 5, 1);
-    FailingMapper.INJECTED.set(0);
+    StreamExecutionEnvironment failing =
+        FLINK.job().checkpointEveryMillis(100).restarts(5).parallelism(1).env();
     TestRows.source(failing, count, 2_000, BUCKETS)
         .map(row -> TestRows.row(row.getLong(0) + count, BUCKETS))
         .returns(org.apache.flink.table.runtime.typeutils.InternalTypeInfo.of(TestRows.TYPE))
-        .map(new FailingMapper(3, 500))
+        .map(new FailingMapper(injected, 3, 500))
         .sinkTo(second);
     var steadyJob = steady.executeAsync("steady writer");
     var failingJob = failing.executeAsync("failing writer");
     steadyJob.getJobExecutionResult().get();
     failingJob.getJobExecutionResult().get();
 
-    assertThat(FailingMapper.INJECTED.get()).isGreaterThanOrEqualTo(3);
+    assertThat(injected.count()).isGreaterThanOrEqualTo(3);
     assertExactly(table, 2 * count);
   }
 
@@ -94,7 +98,7 @@ class ExactlyOnceITCase {
   void boundedBatchJobCommitsItsRowsAtTheEnd() throws Exception {
     long count = 5_000;
     String table = table("batch");
-    StreamExecutionEnvironment env = MiniClusters.env(0, 0, 2);
+    StreamExecutionEnvironment env = FLINK.job().env();
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);
     TestRows.source(env, count, 1_000_000, BUCKETS).sinkTo(sink(table));
     env.execute("batch");
@@ -108,7 +112,7 @@ class ExactlyOnceITCase {
     long count = 2_000;
     String table = table("streaming-end");
     // Checkpoints are rare: most rows are only committed by the final checkpoint.
-    StreamExecutionEnvironment env = MiniClusters.env(60_000, 0, 2);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(60_000).env();
     TestRows.source(env, count, 1_000_000, BUCKETS).sinkTo(sink(table));
     env.execute("bounded streaming");
 
@@ -118,7 +122,7 @@ class ExactlyOnceITCase {
   @Test
   void checkpointsWithoutRowsCommitNothing() throws Exception {
     String table = table("empty");
-    StreamExecutionEnvironment env = MiniClusters.env(50, 0, 2);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(50).env();
     TestRows.source(env, 3, 10, BUCKETS).sinkTo(sink(table));
     env.execute("mostly empty");
 
@@ -135,7 +139,7 @@ class ExactlyOnceITCase {
     long count = 1_500;
     List<org.apache.flink.core.execution.JobClient> jobs = new java.util.ArrayList<>();
     for (long offset : new long[] {0, count}) {
-      StreamExecutionEnvironment env = MiniClusters.env(100, 0, 1);
+      StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).parallelism(1).env();
       TestRows.source(env, count, 1_500, BUCKETS)
           .map(row -> TestRows.row(row.getLong(0) + offset, BUCKETS))
           .returns(org.apache.flink.table.runtime.typeutils.InternalTypeInfo.of(TestRows.TYPE))

@@ -27,22 +27,25 @@ final class FaultyCommitSink
         SupportsCommitter<DeltaCommittable>,
         SupportsPreCommitTopology<DeltaWriteResult, DeltaCommittable> {
 
-  /** Failures thrown so far in this JVM (the MiniCluster runs in the test's JVM). */
-  static final java.util.concurrent.atomic.AtomicInteger INJECTED =
-      new java.util.concurrent.atomic.AtomicInteger();
-
   enum When {
     BEFORE_COMMIT,
     AFTER_COMMIT
   }
 
   private final DeltaSink delegate;
+  private final FaultCounter injected;
   private final When when;
   private final int failingAttempts;
   private final long fromCheckpoint;
 
-  FaultyCommitSink(DeltaSink delegate, When when, int failingAttempts, long fromCheckpoint) {
+  FaultyCommitSink(
+      DeltaSink delegate,
+      FaultCounter injected,
+      When when,
+      int failingAttempts,
+      long fromCheckpoint) {
     this.delegate = delegate;
+    this.injected = injected;
     this.when = when;
     this.failingAttempts = failingAttempts;
     this.fromCheckpoint = fromCheckpoint;
@@ -67,12 +70,12 @@ final class FaultyCommitSink
                 && requests.stream()
                     .anyMatch(r -> r.getCommittable().checkpointId() >= fromCheckpoint);
         if (fail && when == When.BEFORE_COMMIT) {
-          INJECTED.incrementAndGet();
+          injected.fire();
           throw new IllegalStateException("Injected failure before the Delta commit");
         }
         committer.commit(requests);
         if (fail) {
-          INJECTED.incrementAndGet();
+          injected.fire();
           throw new IllegalStateException("Injected failure after the Delta commit");
         }
       }

@@ -36,7 +36,6 @@ import org.apache.flink.table.types.logical.MapType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarBinaryType;
 import org.apache.flink.table.types.logical.VarCharType;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class HostileInputITCase {
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.extension();
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
 
   private static final int DEPTH = 12;
   private static final List<String> PARTITIONS =
@@ -66,7 +65,7 @@ class HostileInputITCase {
     }
     String table = dir.resolve("hostile").toUri().toString();
 
-    StreamExecutionEnvironment env = MiniClusters.env(100, 0, 2);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).env();
     env.fromData(rows, InternalTypeInfo.of(type))
         .rebalance()
         .sinkTo(

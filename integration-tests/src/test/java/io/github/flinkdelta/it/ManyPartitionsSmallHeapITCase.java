@@ -16,7 +16,6 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ManyPartitionsSmallHeapITCase {
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.extension();
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
 
   private static final int BUCKETS = 400;
   private static final int PARALLELISM = 2;
@@ -42,7 +41,8 @@ class ManyPartitionsSmallHeapITCase {
     String table = dir.resolve("many-partitions").toUri().toString();
     // One checkpoint at the end: without the budget, each subtask would hold every partition's
     // rows (or an open file) until then.
-    StreamExecutionEnvironment env = MiniClusters.env(600_000, 0, PARALLELISM);
+    StreamExecutionEnvironment env =
+        FLINK.job().checkpointEveryMillis(600_000).parallelism(PARALLELISM).env();
     // Rows come in runs of ten per partition, so each partition is reopened several times.
     DataGeneratorSource<RowData> source =
         new DataGeneratorSource<>(

@@ -25,7 +25,6 @@ import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetReader;
@@ -42,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ObjectReuseITCase {
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.extension();
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
 
   private static final RowType TYPE =
       RowType.of(
@@ -61,7 +60,7 @@ class ObjectReuseITCase {
   void rowsOverwrittenBySourceAfterEachWriteLandExactly() throws Exception {
     Path root = dir.resolve("reused");
     String table = root.toUri().toString();
-    StreamExecutionEnvironment env = MiniClusters.env(200, 0, 2);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(200).env();
     env.getConfig().enableObjectReuse();
     DataGeneratorSource<RowData> source =
         new DataGeneratorSource<>(new OneMutableRow(), COUNT, InternalTypeInfo.of(TYPE));

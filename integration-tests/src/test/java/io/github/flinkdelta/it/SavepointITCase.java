@@ -15,7 +15,6 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,7 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Stop-with-savepoint and resubmission under a new job id; restoring an older savepoint. */
 class SavepointITCase {
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.extension();
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
 
   private static final int BUCKETS = 5;
   private static final long ROWS = 8_000;
@@ -126,7 +125,14 @@ class SavepointITCase {
 
   private JobClient start(String table, String savepoint, int parallelism, String appId)
       throws Exception {
-    StreamExecutionEnvironment env = MiniClusters.env(100, 3, parallelism, savepoint);
+    StreamExecutionEnvironment env =
+        FLINK
+            .job()
+            .checkpointEveryMillis(100)
+            .restarts(3)
+            .parallelism(parallelism)
+            .restoredFrom(savepoint)
+            .env();
     DeltaSinkBuilder builder =
         DeltaSink.builder()
             .tablePath(table)

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
+import io.github.flinkdelta.testkit.UnityCatalogServerExtension;
 import io.github.flinkdelta.uc.Secret;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.io.IOException;
@@ -27,7 +28,6 @@ import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.InjectClusterClient;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,64 +40,67 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SecretsITCase {
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.extension();
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
 
   private static final String TOKEN = "uc-secret-" + UUID.randomUUID();
   private static final String STORAGE_SECRET = "storage-secret-" + UUID.randomUUID();
 
   @TempDir Path dir;
 
+  @RegisterExtension
+  final UnityCatalogServerExtension catalog =
+      new UnityCatalogServerExtension(uc -> uc.token(TOKEN));
+
   @Test
   void secretsReachNeitherLogsNorRestNorSavepoints(@InjectClusterClient ClusterClient<?> cluster)
       throws Exception {
-    try (UnityCatalogServer server =
-        UnityCatalogServer.builder().storageRoot(dir.resolve("uc")).token(TOKEN).build().start()) {
-      String logs;
-      String savepoint;
-      List<String> rest = new ArrayList<>();
-      try (LogCapture capture = new LogCapture()) {
-        StreamTableEnvironment sql = StreamTableEnvironment.create(MiniClusters.env(200, 0, 2));
-        sql.executeSql(
-            "CREATE TEMPORARY TABLE gen (id BIGINT, bucket INT) WITH ('connector' = 'datagen',"
-                + " 'rows-per-second' = '500', 'fields.bucket.min' = '0', 'fields.bucket.max' = '3')");
-        sql.executeSql(
-            "CREATE TABLE events (id BIGINT, bucket INT) PARTITIONED BY (bucket) WITH"
-                + " ('connector' = 'delta', 'uc.uri' = '"
-                + server.uri()
-                + "', 'uc.token' = '"
-                + TOKEN
-                + "', 'uc.table' = 'main.default.secret_events',"
-                + " 'hadoop.fs.s3a.secret.key' = '"
-                + STORAGE_SECRET
-                + "')");
-        TableResult insert = sql.executeSql("INSERT INTO events SELECT id, bucket FROM gen");
-        JobClient job = insert.getJobClient().orElseThrow();
-        waitForVersion(server, "main.default.secret_events", 3);
+    UnityCatalogServer server = catalog.server();
+    String logs;
+    String savepoint;
+    List<String> rest = new ArrayList<>();
+    try (LogCapture capture = new LogCapture()) {
+      StreamTableEnvironment sql =
+          StreamTableEnvironment.create(FLINK.job().checkpointEveryMillis(200).env());
+      sql.executeSql(
+          "CREATE TEMPORARY TABLE gen (id BIGINT, bucket INT) WITH ('connector' = 'datagen',"
+              + " 'rows-per-second' = '500', 'fields.bucket.min' = '0', 'fields.bucket.max' = '3')");
+      sql.executeSql(
+          "CREATE TABLE events (id BIGINT, bucket INT) PARTITIONED BY (bucket) WITH"
+              + " ('connector' = 'delta', 'uc.uri' = '"
+              + server.uri()
+              + "', 'uc.token' = '"
+              + TOKEN
+              + "', 'uc.table' = 'main.default.secret_events',"
+              + " 'hadoop.fs.s3a.secret.key' = '"
+              + STORAGE_SECRET
+              + "')");
+      TableResult insert = sql.executeSql("INSERT INTO events SELECT id, bucket FROM gen");
+      JobClient job = insert.getJobClient().orElseThrow();
+      waitForVersion(server, "main.default.secret_events", 3);
 
-        rest.addAll(restViews(cluster.getWebInterfaceURL(), job.getJobID()));
-        savepoint =
-            job.stopWithSavepoint(
-                    false,
-                    dir.resolve("savepoints").toUri().toString(),
-                    SavepointFormatType.CANONICAL)
-                .get(1, TimeUnit.MINUTES);
-        logs = capture.text();
-      }
-
-      assertThat(
-              CatalogReads.rows(
-                  new UnityCatalogConnection(server.uri(), Secret.of(TOKEN)),
-                  "main.default.secret_events"))
-          .isNotEmpty();
-      assertThat(logs).contains("main.default.secret_events");
-      assertThat(logs).doesNotContain(TOKEN).doesNotContain(STORAGE_SECRET);
-      assertThat(rest).hasSizeGreaterThan(3);
-      assertThat(String.join("\n", rest))
-          .contains("secret_events")
-          .doesNotContain(TOKEN)
-          .doesNotContain(STORAGE_SECRET);
-      assertNotInFiles(Path.of(URI.create(savepoint)), TOKEN, STORAGE_SECRET);
+      rest.addAll(restViews(cluster.getWebInterfaceURL(), job.getJobID()));
+      savepoint =
+          job.stopWithSavepoint(
+                  false,
+                  dir.resolve("savepoints").toUri().toString(),
+                  SavepointFormatType.CANONICAL)
+              .get(1, TimeUnit.MINUTES);
+      logs = capture.text();
     }
+
+    assertThat(
+            CatalogReads.rows(
+                new UnityCatalogConnection(server.uri(), Secret.of(TOKEN)),
+                "main.default.secret_events"))
+        .isNotEmpty();
+    assertThat(logs).contains("main.default.secret_events");
+    assertThat(logs).doesNotContain(TOKEN).doesNotContain(STORAGE_SECRET);
+    assertThat(rest).hasSizeGreaterThan(3);
+    assertThat(String.join("\n", rest))
+        .contains("secret_events")
+        .doesNotContain(TOKEN)
+        .doesNotContain(STORAGE_SECRET);
+    assertNotInFiles(Path.of(URI.create(savepoint)), TOKEN, STORAGE_SECRET);
   }
 
   /** The job's configuration, plan, and every vertex's metric names and values. */

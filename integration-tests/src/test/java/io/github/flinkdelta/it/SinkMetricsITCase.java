@@ -6,6 +6,7 @@ import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
+import io.github.flinkdelta.testkit.UnityCatalogServerExtension;
 import io.github.flinkdelta.uc.Secret;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.nio.file.Path;
@@ -18,7 +19,6 @@ import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,8 +29,8 @@ class SinkMetricsITCase {
   private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
 
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER =
-      new MiniClusterExtension(
+  static final FlinkCluster FLINK =
+      FlinkCluster.of(
           new MiniClusterResourceConfiguration.Builder()
               .setNumberTaskManagers(1)
               .setNumberSlotsPerTaskManager(4)
@@ -39,11 +39,13 @@ class SinkMetricsITCase {
 
   @TempDir Path dir;
 
+  @RegisterExtension final UnityCatalogServerExtension catalog = new UnityCatalogServerExtension();
+
   @Test
   void writerAndCommitterMetricsMatchTheTable() throws Exception {
     long count = 3_000;
     String table = dir.resolve("metrics").toUri().toString();
-    StreamExecutionEnvironment env = MiniClusters.env(200, 0, 2);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(200).env();
     TestRows.source(env, count, 3_000, 3)
         .sinkTo(
             DeltaSink.builder()
@@ -73,26 +75,24 @@ class SinkMetricsITCase {
 
   @Test
   void catalogFailuresShowAsCommitRetries() throws Exception {
-    try (UnityCatalogServer server =
-        UnityCatalogServer.builder().storageRoot(dir.resolve("uc")).build().start()) {
-      // The catalog client retries each call; four failures outlast one commit attempt.
-      server
-          .faults()
-          .failNext("POST /delta/v1/catalogs/{catalog}/schemas/{schema}/tables/{table}", 4, 503);
-      StreamExecutionEnvironment env = MiniClusters.env(200, 0, 1);
-      TestRows.source(env, 1_000, 2_000, 3)
-          .sinkTo(
-              DeltaSink.builder()
-                  .unityCatalog(new UnityCatalogConnection(server.uri(), Secret.of("")))
-                  .tableName("main.default.retried")
-                  .rowType(TestRows.TYPE)
-                  .build());
-      JobID job = env.execute("metrics on uc").getJobID();
+    UnityCatalogServer server = catalog.server();
+    // The catalog client retries each call; four failures outlast one commit attempt.
+    server
+        .faults()
+        .failNext("POST /delta/v1/catalogs/{catalog}/schemas/{schema}/tables/{table}", 4, 503);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(200).parallelism(1).env();
+    TestRows.source(env, 1_000, 2_000, 3)
+        .sinkTo(
+            DeltaSink.builder()
+                .unityCatalog(new UnityCatalogConnection(server.uri(), Secret.of("")))
+                .tableName("main.default.retried")
+                .rowType(TestRows.TYPE)
+                .build());
+    JobID job = env.execute("metrics on uc").getJobID();
 
-      assertThat(sumCounters(job, "numCommitRetries")).isPositive();
-      assertThat(sumCounters(job, "numRecordsCommitted")).isEqualTo(1_000);
-      assertThat(gaugeValues(job, "lastPublishDurationMs")).anyMatch(ms -> ms >= 0);
-    }
+    assertThat(sumCounters(job, "numCommitRetries")).isPositive();
+    assertThat(sumCounters(job, "numRecordsCommitted")).isEqualTo(1_000);
+    assertThat(gaugeValues(job, "lastPublishDurationMs")).anyMatch(ms -> ms >= 0);
   }
 
   private static long sumCounters(JobID job, String name) {

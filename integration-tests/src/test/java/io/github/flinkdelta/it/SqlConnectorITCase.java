@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
+import io.github.flinkdelta.testkit.UnityCatalogServerExtension;
 import io.github.flinkdelta.uc.Secret;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.nio.file.Path;
@@ -16,7 +17,6 @@ import org.apache.flink.table.api.StatementSet;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,9 +25,13 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code 'connector' = 'delta'} from Flink SQL, on a path table and on a Unity Catalog table. */
 class SqlConnectorITCase {
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.extension();
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
 
   @TempDir Path dir;
+
+  @RegisterExtension
+  final UnityCatalogServerExtension catalog =
+      new UnityCatalogServerExtension(uc -> uc.token("t0k"));
 
   @Test
   void insertIntoAPathTable() throws Exception {
@@ -55,91 +59,84 @@ class SqlConnectorITCase {
 
   @Test
   void insertIntoAUnityCatalogTable() throws Exception {
-    try (UnityCatalogServer server =
-        UnityCatalogServer.builder().storageRoot(dir.resolve("uc")).token("t0k").build().start()) {
-      StreamTableEnvironment sql = sql();
-      sql.executeSql(
-          "CREATE TABLE events (id BIGINT NOT NULL, bucket INT, payload STRING)"
-              + " WITH ('connector' = 'delta', 'uc.uri' = '"
-              + server.uri()
-              + "', 'uc.token' = 't0k', 'uc.table' = 'main.default.sql_events')");
-      sql.executeSql("INSERT INTO events VALUES (1, 0, 'a'), (2, 1, 'b')").await();
+    UnityCatalogServer server = catalog.server();
+    StreamTableEnvironment sql = sql();
+    sql.executeSql(
+        "CREATE TABLE events (id BIGINT NOT NULL, bucket INT, payload STRING)"
+            + " WITH ('connector' = 'delta', 'uc.uri' = '"
+            + server.uri()
+            + "', 'uc.token' = 't0k', 'uc.table' = 'main.default.sql_events')");
+    sql.executeSql("INSERT INTO events VALUES (1, 0, 'a'), (2, 1, 'b')").await();
 
-      CatalogReads.Read read =
-          CatalogReads.read(
-              new UnityCatalogConnection(server.uri(), Secret.of("t0k")),
-              "main.default.sql_events");
-      assertThat(read.rows()).containsExactlyInAnyOrder(List.of(1L, 0, "a"), List.of(2L, 1, "b"));
-      // The rows commit in one or two checkpoints, each a version the catalog registered.
-      assertThat(read.version())
-          .isBetween(1L, 2L)
-          .isEqualTo(server.latestVersion("main.default.sql_events"));
-    }
+    CatalogReads.Read read =
+        CatalogReads.read(
+            new UnityCatalogConnection(server.uri(), Secret.of("t0k")), "main.default.sql_events");
+    assertThat(read.rows()).containsExactlyInAnyOrder(List.of(1L, 0, "a"), List.of(2L, 1, "b"));
+    // The rows commit in one or two checkpoints, each a version the catalog registered.
+    assertThat(read.version())
+        .isBetween(1L, 2L)
+        .isEqualTo(server.latestVersion("main.default.sql_events"));
   }
 
   @Test
   void aBatchStatementSetWritesAPathTableAndAUnityCatalogTableInOneJob() throws Exception {
-    try (UnityCatalogServer server =
-        UnityCatalogServer.builder().storageRoot(dir.resolve("uc")).token("t0k").build().start()) {
-      TableEnvironment sql = TableEnvironment.create(EnvironmentSettings.inBatchMode());
-      String path = dir.resolve("batch-path").toUri().toString();
-      sql.executeSql(
-          "CREATE TEMPORARY TABLE ids (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '2000',"
-              + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '2000')");
-      sql.executeSql(
-          "CREATE TABLE on_path (id BIGINT, parity INT) PARTITIONED BY (parity) WITH"
-              + " ('connector' = 'delta', 'table-path' = '"
-              + path
-              + "')");
-      sql.executeSql(
-          "CREATE TABLE in_catalog (id BIGINT, square BIGINT) WITH ('connector' = 'delta',"
-              + " 'uc.uri' = '"
-              + server.uri()
-              + "', 'uc.token' = 't0k', 'uc.table' = 'main.default.batch_squares')");
-      StatementSet set = sql.createStatementSet();
-      set.addInsertSql("INSERT INTO on_path SELECT id, CAST(MOD(id, 2) AS INT) FROM ids");
-      set.addInsertSql("INSERT INTO in_catalog SELECT id, id * id FROM ids WHERE id <= 1000");
-      TableResult result = set.execute();
-      result.await();
+    UnityCatalogServer server = catalog.server();
+    TableEnvironment sql = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+    String path = dir.resolve("batch-path").toUri().toString();
+    sql.executeSql(
+        "CREATE TEMPORARY TABLE ids (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '2000',"
+            + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '2000')");
+    sql.executeSql(
+        "CREATE TABLE on_path (id BIGINT, parity INT) PARTITIONED BY (parity) WITH"
+            + " ('connector' = 'delta', 'table-path' = '"
+            + path
+            + "')");
+    sql.executeSql(
+        "CREATE TABLE in_catalog (id BIGINT, square BIGINT) WITH ('connector' = 'delta',"
+            + " 'uc.uri' = '"
+            + server.uri()
+            + "', 'uc.token' = 't0k', 'uc.table' = 'main.default.batch_squares')");
+    StatementSet set = sql.createStatementSet();
+    set.addInsertSql("INSERT INTO on_path SELECT id, CAST(MOD(id, 2) AS INT) FROM ids");
+    set.addInsertSql("INSERT INTO in_catalog SELECT id, id * id FROM ids WHERE id <= 1000");
+    TableResult result = set.execute();
+    result.await();
 
-      List<List<Object>> evensAndOdds = new ArrayList<>();
-      List<List<Object>> squares = new ArrayList<>();
-      for (long id = 1; id <= 2000; id++) {
-        evensAndOdds.add(List.of(id, (int) (id % 2)));
-        if (id <= 1000) {
-          squares.add(List.of(id, id * id));
-        }
+    List<List<Object>> evensAndOdds = new ArrayList<>();
+    List<List<Object>> squares = new ArrayList<>();
+    for (long id = 1; id <= 2000; id++) {
+      evensAndOdds.add(List.of(id, (int) (id % 2)));
+      if (id <= 1000) {
+        squares.add(List.of(id, id * id));
       }
-      assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(evensAndOdds);
-      assertThat(DeltaTableReader.version(path)).isEqualTo(1);
-      assertThat(
-              CatalogReads.rows(
-                  new UnityCatalogConnection(server.uri(), Secret.of("t0k")),
-                  "main.default.batch_squares"))
-          .containsExactlyInAnyOrderElementsOf(squares);
-      assertThat(server.latestVersion("main.default.batch_squares")).isEqualTo(1);
-      // One statement set is one Flink job.
-      assertThat(result.getJobClient()).isPresent();
     }
+    assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(evensAndOdds);
+    assertThat(DeltaTableReader.version(path)).isEqualTo(1);
+    assertThat(
+            CatalogReads.rows(
+                new UnityCatalogConnection(server.uri(), Secret.of("t0k")),
+                "main.default.batch_squares"))
+        .containsExactlyInAnyOrderElementsOf(squares);
+    assertThat(server.latestVersion("main.default.batch_squares")).isEqualTo(1);
+    // One statement set is one Flink job.
+    assertThat(result.getJobClient()).isPresent();
   }
 
   @Test
   void theRequestTimeoutOptionBoundsCatalogCalls() throws Exception {
-    try (UnityCatalogServer server =
-        UnityCatalogServer.builder().storageRoot(dir.resolve("uc")).token("t0k").build().start()) {
-      server.faults().delay("GET /tables/{full_name}", java.time.Duration.ofSeconds(3));
-      StreamTableEnvironment sql = sql();
-      sql.executeSql(
-          "CREATE TABLE slow (id BIGINT) WITH ('connector' = 'delta', 'uc.uri' = '"
-              + server.uri()
-              + "', 'uc.token' = 't0k', 'uc.table' = 'main.default.slow',"
-              + " 'uc.request-timeout' = '300 ms')");
-      assertThatThrownBy(() -> sql.executeSql("INSERT INTO slow VALUES (1)").await())
-          .satisfies(
-              e ->
-                  assertThat(ExceptionUtils.stringifyException(e))
-                      .contains("did not answer within the request timeout of 300 ms"));
-    }
+    UnityCatalogServer server = catalog.server();
+    server.faults().delay("GET /tables/{full_name}", java.time.Duration.ofSeconds(3));
+    StreamTableEnvironment sql = sql();
+    sql.executeSql(
+        "CREATE TABLE slow (id BIGINT) WITH ('connector' = 'delta', 'uc.uri' = '"
+            + server.uri()
+            + "', 'uc.token' = 't0k', 'uc.table' = 'main.default.slow',"
+            + " 'uc.request-timeout' = '300 ms')");
+    assertThatThrownBy(() -> sql.executeSql("INSERT INTO slow VALUES (1)").await())
+        .satisfies(
+            e ->
+                assertThat(ExceptionUtils.stringifyException(e))
+                    .contains("did not answer within the request timeout of 300 ms"));
   }
 
   @Test
@@ -158,7 +155,7 @@ class SqlConnectorITCase {
   }
 
   private static StreamTableEnvironment sql() {
-    StreamExecutionEnvironment env = MiniClusters.env(200, 0, 1);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(200).parallelism(1).env();
     return StreamTableEnvironment.create(env);
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
+import io.github.flinkdelta.testkit.UnityCatalogServerExtension;
 import io.github.flinkdelta.uc.Secret;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.io.IOException;
@@ -21,7 +22,6 @@ import java.util.stream.Stream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.StatementSet;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -38,12 +38,16 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SqlWriteOptionsITCase {
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.extension();
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
 
   private static final String UPDATE_TABLE =
       "POST /delta/v1/catalogs/{catalog}/schemas/{schema}/tables/{table}";
 
   @TempDir Path dir;
+
+  @RegisterExtension
+  final UnityCatalogServerExtension catalog =
+      new UnityCatalogServerExtension(uc -> uc.token("t0k"));
 
   @Test
   void rollingClosesFilesByRowCountAndBySize() throws Exception {
@@ -162,35 +166,32 @@ class SqlWriteOptionsITCase {
 
   @Test
   void commitRetriesRideOutACatalogOutageThatZeroRetriesDoNot() throws Exception {
-    try (UnityCatalogServer server =
-        UnityCatalogServer.builder().storageRoot(dir.resolve("uc")).token("t0k").build().start()) {
-      UnityCatalogConnection connection =
-          new UnityCatalogConnection(server.uri(), Secret.of("t0k"));
-      StreamTableEnvironment sql = sql(1);
-      generator(sql, 1, 500);
-      String uc = "'uc.uri' = '" + server.uri() + "', 'uc.token' = 't0k', ";
+    UnityCatalogServer server = catalog.server();
+    UnityCatalogConnection connection = new UnityCatalogConnection(server.uri(), Secret.of("t0k"));
+    StreamTableEnvironment sql = sql(1);
+    generator(sql, 1, 500);
+    String uc = "'uc.uri' = '" + server.uri() + "', 'uc.token' = 't0k', ";
 
-      // Each commit attempt of the catalog client makes up to three calls.
-      server.faults().failNext(UPDATE_TABLE, 3, 503);
-      sql.executeSql(
-          "CREATE TABLE strict (id BIGINT, bucket INT, payload STRING) WITH ('connector' ="
-              + " 'delta', "
-              + uc
-              + "'uc.table' = 'main.default.strict', 'sink.commit.max-retries' = '0')");
-      assertThatThrownBy(() -> sql.executeSql(gen("strict")).await())
-          .hasStackTraceContaining("INJECTED_FAULT");
-      assertThat(server.latestVersion("main.default.strict")).isZero();
+    // Each commit attempt of the catalog client makes up to three calls.
+    server.faults().failNext(UPDATE_TABLE, 3, 503);
+    sql.executeSql(
+        "CREATE TABLE strict (id BIGINT, bucket INT, payload STRING) WITH ('connector' ="
+            + " 'delta', "
+            + uc
+            + "'uc.table' = 'main.default.strict', 'sink.commit.max-retries' = '0')");
+    assertThatThrownBy(() -> sql.executeSql(gen("strict")).await())
+        .hasStackTraceContaining("INJECTED_FAULT");
+    assertThat(server.latestVersion("main.default.strict")).isZero();
 
-      server.faults().failNext(UPDATE_TABLE, 3, 503);
-      sql.executeSql(
-          "CREATE TABLE patient (id BIGINT, bucket INT, payload STRING) WITH ('connector' ="
-              + " 'delta', "
-              + uc
-              + "'uc.table' = 'main.default.patient', 'sink.commit.max-retries' = '1')");
-      sql.executeSql(gen("patient")).await();
-      assertThat(CatalogReads.rows(connection, "main.default.patient"))
-          .containsExactlyInAnyOrderElementsOf(expected(500, 1));
-    }
+    server.faults().failNext(UPDATE_TABLE, 3, 503);
+    sql.executeSql(
+        "CREATE TABLE patient (id BIGINT, bucket INT, payload STRING) WITH ('connector' ="
+            + " 'delta', "
+            + uc
+            + "'uc.table' = 'main.default.patient', 'sink.commit.max-retries' = '1')");
+    sql.executeSql(gen("patient")).await();
+    assertThat(CatalogReads.rows(connection, "main.default.patient"))
+        .containsExactlyInAnyOrderElementsOf(expected(500, 1));
   }
 
   @Test
@@ -322,7 +323,8 @@ class SqlWriteOptionsITCase {
   }
 
   private static StreamTableEnvironment sql(int parallelism) {
-    StreamExecutionEnvironment env = MiniClusters.env(60_000, 0, parallelism);
+    StreamExecutionEnvironment env =
+        FLINK.job().checkpointEveryMillis(60_000).parallelism(parallelism).env();
     return StreamTableEnvironment.create(env);
   }
 }

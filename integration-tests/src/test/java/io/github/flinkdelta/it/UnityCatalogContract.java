@@ -7,7 +7,7 @@ import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -18,7 +18,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 abstract class UnityCatalogContract {
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.extension();
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
+
+  @RegisterExtension final SharedObjectsExtension shared = SharedObjectsExtension.create();
+  private final FaultCounter injected = FaultCounter.in(shared);
 
   private static final int BUCKETS = 3;
 
@@ -44,9 +47,9 @@ abstract class UnityCatalogContract {
             + ".flink_delta_"
             + UUID.randomUUID().toString().replace("-", "");
     long count = 2_000;
-    StreamExecutionEnvironment env = MiniClusters.env(150, 4, 2);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(150).restarts(4).env();
     TestRows.source(env, count, 2_000, BUCKETS)
-        .map(new FailingMapper(2, 400))
+        .map(new FailingMapper(injected, 2, 400))
         .sinkTo(
             DeltaSink.builder()
                 .unityCatalog(connection())
@@ -57,6 +60,8 @@ abstract class UnityCatalogContract {
                 .build());
     env.execute("contract: exactly once");
 
+    // Each of the first two attempts failed (in one subtask or both).
+    assertThat(injected.count()).isGreaterThanOrEqualTo(2);
     assertThat(CatalogReads.table(connection(), table).managed()).isTrue();
     assertThat(CatalogReads.read(connection(), table, storageOptions()).rows())
         .containsExactlyInAnyOrderElementsOf(TestRows.expected(count, BUCKETS));

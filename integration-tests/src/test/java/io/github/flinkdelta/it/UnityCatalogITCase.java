@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
+import io.github.flinkdelta.testkit.UnityCatalogServerExtension;
 import io.github.flinkdelta.uc.Secret;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.nio.file.Path;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterEach;
+import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -23,7 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class UnityCatalogITCase {
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.extension();
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
+
+  @RegisterExtension final SharedObjectsExtension shared = SharedObjectsExtension.create();
+  private final FaultCounter injected = FaultCounter.in(shared);
 
   private static final int BUCKETS = 4;
   private static final String TOKEN = "uc-test-token";
@@ -34,37 +37,29 @@ class UnityCatalogITCase {
 
   @TempDir Path dir;
 
+  @RegisterExtension
+  final UnityCatalogServerExtension catalog =
+      new UnityCatalogServerExtension(uc -> uc.token(TOKEN).readOnlyToken(READ_ONLY_TOKEN));
+
   private UnityCatalogServer server;
   private UnityCatalogConnection connection;
 
   @BeforeEach
-  void start() throws Exception {
-    server =
-        UnityCatalogServer.builder()
-            .storageRoot(dir.resolve("storage"))
-            .token(TOKEN)
-            .readOnlyToken(READ_ONLY_TOKEN)
-            .build()
-            .start();
+  void connect() {
+    server = catalog.server();
     connection = new UnityCatalogConnection(server.uri(), Secret.of(TOKEN));
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
   }
 
   @Test
   void managedTableIsWrittenExactlyOnceThroughTaskFailures() throws Exception {
     long count = 4_000;
-    StreamExecutionEnvironment env = MiniClusters.env(100, 5, 2);
-    FailingMapper.INJECTED.set(0);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).restarts(5).env();
     TestRows.source(env, count, 2_000, BUCKETS)
-        .map(new FailingMapper(2, 600))
+        .map(new FailingMapper(injected, 2, 600))
         .sinkTo(sink("main.default.events"));
     env.execute("uc task failures");
 
-    assertThat(FailingMapper.INJECTED.get()).isGreaterThanOrEqualTo(2);
+    assertThat(injected.count()).isGreaterThanOrEqualTo(2);
     assertExactlyInCatalog("main.default.events", count);
   }
 
@@ -74,7 +69,7 @@ class UnityCatalogITCase {
     DeltaSink sink = sink("main.default.lost");
     server.faults().dropResponseOfNext(UPDATE_TABLE, 2);
     server.faults().failNext(UPDATE_TABLE, 2, 503);
-    StreamExecutionEnvironment env = MiniClusters.env(100, 5, 2);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).restarts(5).env();
     TestRows.source(env, count, 2_000, BUCKETS).sinkTo(sink);
     env.execute("uc lost responses");
 
@@ -89,7 +84,7 @@ class UnityCatalogITCase {
     long count = 1_500;
     DeltaSink sink = sink("main.default.throttled");
     server.faults().failNext(UPDATE_TABLE, 4, 429);
-    StreamExecutionEnvironment env = MiniClusters.env(100, 5, 2);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).restarts(5).env();
     TestRows.source(env, count, 2_000, BUCKETS).sinkTo(sink);
     env.execute("uc throttled");
 
@@ -103,13 +98,14 @@ class UnityCatalogITCase {
     long count = 2_000;
     DeltaSink first = sink("main.default.shared");
     DeltaSink second = sink("main.default.shared");
-    StreamExecutionEnvironment env1 = MiniClusters.env(100, 3, 1);
+    StreamExecutionEnvironment env1 =
+        FLINK.job().checkpointEveryMillis(100).restarts(3).parallelism(1).env();
     TestRows.source(env1, count, 2_000, BUCKETS).sinkTo(first);
     // The second job fails and recovers three times while the first commits next to it.
-    StreamExecutionEnvironment env2 = MiniClusters.env(100, 5, 1);
-    FailingMapper.INJECTED.set(0);
+    StreamExecutionEnvironment env2 =
+        FLINK.job().checkpointEveryMillis(100).restarts(5).parallelism(1).env();
     TestRows.source(env2, count, 2_000, BUCKETS)
-        .map(new FailingMapper(3, 400))
+        .map(new FailingMapper(injected, 3, 400))
         .map(row -> TestRows.row(row.getLong(0) + count, BUCKETS))
         .returns(org.apache.flink.table.runtime.typeutils.InternalTypeInfo.of(TestRows.TYPE))
         .sinkTo(second);
@@ -118,7 +114,7 @@ class UnityCatalogITCase {
     job1.getJobExecutionResult().get();
     job2.getJobExecutionResult().get();
 
-    assertThat(FailingMapper.INJECTED.get()).isEqualTo(3);
+    assertThat(injected.count()).isEqualTo(3);
     assertExactlyInCatalog("main.default.shared", 2 * count);
   }
 
@@ -135,7 +131,7 @@ class UnityCatalogITCase {
             .build();
     // Two commit attempts of three calls each fail; the task fails over and commits later.
     server.faults().failNext(UPDATE_TABLE, 8, 503);
-    StreamExecutionEnvironment env = MiniClusters.env(200, 5, 2);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(200).restarts(5).env();
     TestRows.source(env, count, 1_500, BUCKETS).sinkTo(sink);
     env.execute("uc outage");
 
@@ -151,7 +147,7 @@ class UnityCatalogITCase {
     DeltaSink sink = sink("main.default.hung");
     // Commit calls hang for 15 s, then are applied: they land after the job gave up on them.
     server.faults().delay(UPDATE_TABLE, java.time.Duration.ofSeconds(15));
-    StreamExecutionEnvironment env = MiniClusters.env(200, 5, 2);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(200).restarts(5).env();
     env.getCheckpointConfig().setCheckpointTimeout(1_500);
     TestRows.source(env, count, 1_500, BUCKETS).sinkTo(sink);
     var job = env.executeAsync("uc hung commit");
@@ -175,9 +171,9 @@ class UnityCatalogITCase {
     String wrongToken = "wrong-secret-" + java.util.UUID.randomUUID();
     String logs;
     try (LogCapture capture = new LogCapture()) {
-      StreamExecutionEnvironment env = MiniClusters.env(100, 3, 2);
+      StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).restarts(3).env();
       TestRows.source(env, 1_000, 2_000, BUCKETS)
-          .map(new FailingMapper(1, 300))
+          .map(new FailingMapper(injected, 1, 300))
           .sinkTo(sink("main.default.secret"));
       env.execute("token in logs");
       assertThatThrownBy(

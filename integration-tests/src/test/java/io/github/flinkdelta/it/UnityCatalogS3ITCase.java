@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -35,7 +35,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class UnityCatalogS3ITCase {
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.extension();
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
+
+  @RegisterExtension final SharedObjectsExtension shared = SharedObjectsExtension.create();
+  private final FaultCounter injected = FaultCounter.in(shared);
 
   private static final int BUCKETS = 4;
   private static final String ACCESS_KEY = "vended-access-key";
@@ -73,14 +76,13 @@ class UnityCatalogS3ITCase {
   void managedTableOnS3IsWrittenExactlyOnceWithVendedCredentials() throws Exception {
     startCatalog(Duration.ofHours(1), "managed-once");
     long count = 3_000;
-    StreamExecutionEnvironment env = MiniClusters.env(200, 5, 2);
-    FailingMapper.INJECTED.set(0);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(200).restarts(5).env();
     TestRows.source(env, count, 2_000, BUCKETS)
-        .map(new FailingMapper(1, 800))
+        .map(new FailingMapper(injected, 1, 800))
         .sinkTo(sink("main.default.clicks", Map.of()));
     env.execute("uc on s3");
 
-    assertThat(FailingMapper.INJECTED.get()).isPositive();
+    assertThat(injected.count()).isPositive();
     assertExactlyInCatalog("main.default.clicks", count);
     // Version 0 was written with the staging table's credentials, the rest with the table's.
     assertThat(server.faults().calls(STAGING_CREDENTIALS)).isPositive();
@@ -96,7 +98,7 @@ class UnityCatalogS3ITCase {
     // Each vended credential lives 3 s and is renewed 1 s before it expires; the job runs ~8 s.
     startCatalog(Duration.ofSeconds(3), "renewed");
     long count = 4_000;
-    StreamExecutionEnvironment env = MiniClusters.env(300, 3, 2);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(300).restarts(3).env();
     TestRows.source(env, count, 500, BUCKETS)
         .sinkTo(
             sink("main.default.renewed", Map.of("fs.unitycatalog.renewal.leadTimeMillis", "1000")));
@@ -120,7 +122,8 @@ class UnityCatalogS3ITCase {
         (k, v) -> options.append(", 'hadoop.").append(k).append("' = '").append(v).append("'"));
     String logs;
     try (LogCapture capture = new LogCapture()) {
-      StreamTableEnvironment sql = StreamTableEnvironment.create(MiniClusters.env(200, 0, 2));
+      StreamTableEnvironment sql =
+          StreamTableEnvironment.create(FLINK.job().checkpointEveryMillis(200).env());
       sql.executeSql(
           "CREATE TABLE events (id BIGINT, bucket INT) PARTITIONED BY (bucket) WITH"
               + " ('connector' = 'delta', 'table-path' = '"

@@ -12,7 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,7 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class UnityCatalogTlsITCase {
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.extension();
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
+
+  @RegisterExtension final SharedObjectsExtension shared = SharedObjectsExtension.create();
+  private final FaultCounter injected = FaultCounter.in(shared);
 
   private static final String TOKEN = "tls-token";
 
@@ -59,10 +62,9 @@ class UnityCatalogTlsITCase {
       UnityCatalogConnection connection =
           new UnityCatalogConnection(server.uri(), Secret.of(TOKEN));
       long count = 2_000;
-      StreamExecutionEnvironment env = MiniClusters.env(150, 3, 2);
-      FailingMapper.INJECTED.set(0);
+      StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(150).restarts(3).env();
       TestRows.source(env, count, 2_000, 3)
-          .map(new FailingMapper(1, 700))
+          .map(new FailingMapper(injected, 1, 700))
           .sinkTo(
               DeltaSink.builder()
                   .unityCatalog(connection)
@@ -72,12 +74,14 @@ class UnityCatalogTlsITCase {
                   .build());
       env.execute("uc over tls");
 
-      assertThat(FailingMapper.INJECTED.get()).isPositive();
+      assertThat(injected.count()).isPositive();
       CatalogReads.Read read = CatalogReads.read(connection, "main.default.over_tls");
       assertThat(read.rows()).containsExactlyInAnyOrderElementsOf(TestRows.expected(count, 3));
       assertThat(read.version()).isEqualTo(server.latestVersion("main.default.over_tls"));
 
-      StreamTableEnvironment sql = StreamTableEnvironment.create(MiniClusters.env(200, 0, 1));
+      StreamTableEnvironment sql =
+          StreamTableEnvironment.create(
+              FLINK.job().checkpointEveryMillis(200).parallelism(1).env());
       sql.executeSql(
           "CREATE CATALOG uc WITH ('type' = 'unitycatalog', 'uc.uri' = '"
               + server.uri()

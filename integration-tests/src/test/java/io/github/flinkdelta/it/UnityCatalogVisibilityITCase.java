@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
+import io.github.flinkdelta.testkit.UnityCatalogServerExtension;
 import io.github.flinkdelta.uc.Secret;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -17,10 +17,8 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.CommonTestUtils;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Rows are invisible to the catalog and to catalog-aware readers until the checkpoint that holds
@@ -28,55 +26,53 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class UnityCatalogVisibilityITCase {
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.extension();
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
 
   private static final String TABLE = "main.default.visible";
 
-  @TempDir Path dir;
+  @RegisterExtension final UnityCatalogServerExtension catalog = new UnityCatalogServerExtension();
 
   @Test
   void rowsBecomeVisibleExactlyWhenTheirCheckpointCompletes(@InjectMiniCluster MiniCluster cluster)
       throws Exception {
-    try (UnityCatalogServer server =
-        UnityCatalogServer.builder().storageRoot(dir.resolve("storage")).build().start()) {
-      UnityCatalogConnection connection = new UnityCatalogConnection(server.uri(), Secret.of("t"));
-      // No periodic checkpoints: the test triggers the one that commits.
-      StreamExecutionEnvironment env = MiniClusters.env(0, 0, 1);
-      env.enableCheckpointing(Duration.ofHours(1).toMillis());
-      TestRows.source(env, 1_000_000, 500, 3)
-          .sinkTo(
-              DeltaSink.builder()
-                  .unityCatalog(connection)
-                  .tableName(TABLE)
-                  .rowType(TestRows.TYPE)
-                  .build());
-      JobClient job = env.executeAsync("visibility");
-      CommonTestUtils.waitForAllTaskRunning(cluster, job.getJobID(), false);
-      Thread.sleep(1_000);
+    UnityCatalogServer server = catalog.server();
+    UnityCatalogConnection connection = new UnityCatalogConnection(server.uri(), Secret.of("t"));
+    // No periodic checkpoints: the test triggers the one that commits.
+    StreamExecutionEnvironment env = FLINK.job().parallelism(1).env();
+    env.enableCheckpointing(Duration.ofHours(1).toMillis());
+    TestRows.source(env, 1_000_000, 500, 3)
+        .sinkTo(
+            DeltaSink.builder()
+                .unityCatalog(connection)
+                .tableName(TABLE)
+                .rowType(TestRows.TYPE)
+                .build());
+    JobClient job = env.executeAsync("visibility");
+    CommonTestUtils.waitForAllTaskRunning(cluster, job.getJobID(), false);
+    Thread.sleep(1_000);
 
-      // Rows have been written to files, but nothing is committed yet.
-      assertThat(server.latestVersion(TABLE)).isZero();
-      assertThat(read(connection)).isEmpty();
+    // Rows have been written to files, but nothing is committed yet.
+    assertThat(server.latestVersion(TABLE)).isZero();
+    assertThat(read(connection)).isEmpty();
 
-      cluster.triggerCheckpoint(job.getJobID()).get(1, TimeUnit.MINUTES);
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (server.latestVersion(TABLE) < 1 && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-      }
-      assertThat(server.latestVersion(TABLE)).isEqualTo(1);
-      List<List<Object>> rows = read(connection);
-      job.cancel().get(1, TimeUnit.MINUTES);
-
-      // One version holding a gap-free prefix of the generated rows, each once.
-      assertThat(rows).isNotEmpty();
-      Set<Long> ids = new TreeSet<>();
-      rows.forEach(r -> ids.add((Long) r.get(0)));
-      assertThat(ids).hasSize(rows.size());
-      assertThat(ids)
-          .containsExactlyElementsOf(
-              java.util.stream.LongStream.range(0, rows.size()).boxed().toList());
-      assertThat(rows).containsExactlyInAnyOrderElementsOf(TestRows.expected(rows.size(), 3));
+    cluster.triggerCheckpoint(job.getJobID()).get(1, TimeUnit.MINUTES);
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (server.latestVersion(TABLE) < 1 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
     }
+    assertThat(server.latestVersion(TABLE)).isEqualTo(1);
+    List<List<Object>> rows = read(connection);
+    job.cancel().get(1, TimeUnit.MINUTES);
+
+    // One version holding a gap-free prefix of the generated rows, each once.
+    assertThat(rows).isNotEmpty();
+    Set<Long> ids = new TreeSet<>();
+    rows.forEach(r -> ids.add((Long) r.get(0)));
+    assertThat(ids).hasSize(rows.size());
+    assertThat(ids)
+        .containsExactlyElementsOf(
+            java.util.stream.LongStream.range(0, rows.size()).boxed().toList());
+    assertThat(rows).containsExactlyInAnyOrderElementsOf(TestRows.expected(rows.size(), 3));
   }
 
   private static List<List<Object>> read(UnityCatalogConnection connection) {

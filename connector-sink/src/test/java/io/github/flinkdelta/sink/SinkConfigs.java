@@ -1,0 +1,46 @@
+package io.github.flinkdelta.sink;
+
+import io.github.flinkdelta.core.catalog.PathTableLocator;
+import io.github.flinkdelta.core.catalog.TableLocator;
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.table.DeltaTable;
+import io.github.flinkdelta.core.testing.TestTables;
+import io.github.flinkdelta.core.write.FileLayout;
+import io.github.flinkdelta.core.write.FileWriteOptions;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.table.types.logical.RowType;
+
+/** Sink configurations of path tables for the operators' unit tests. */
+final class SinkConfigs {
+
+  private SinkConfigs() {}
+
+  /**
+   * The configuration a sink of {@code rows} into the path table at {@code path} (created when
+   * missing) carries, with {@code options} over the defaults.
+   */
+  static DeltaSinkConfig of(
+      String path, RowType rows, List<String> partitions, Configuration options) {
+    return of(new PathTableLocator(path), rows, partitions, options);
+  }
+
+  /** As {@link #of(String, RowType, List, Configuration)}, for a table {@code locator} finds. */
+  static DeltaSinkConfig of(
+      TableLocator locator, RowType rows, List<String> partitions, Configuration options) {
+    FileLayout layout;
+    try (DeltaTable table = TestTables.create(locator.path(), rows, partitions, Map.of())) {
+      layout = table.layoutFor(rows, partitions);
+    }
+    return new DeltaSinkConfig(
+        locator,
+        Map.of(),
+        layout,
+        FileWriteOptions.from(options),
+        options.get(DeltaSinkOptions.APP_ID),
+        options.get(DeltaSinkOptions.COMMIT_MAX_RETRIES),
+        options.get(DeltaSinkOptions.DISTRIBUTION),
+        options.getOptional(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL).orElse(null));
+  }
+}
