@@ -16,7 +16,6 @@ import io.unitycatalog.client.delta.model.DeltaCreateTableRequest;
 import io.unitycatalog.client.delta.model.DeltaCredentialOperation;
 import io.unitycatalog.client.delta.model.DeltaCredentialsResponse;
 import io.unitycatalog.client.delta.model.DeltaLoadTableResponse;
-import io.unitycatalog.client.delta.model.DeltaProtocol;
 import io.unitycatalog.client.delta.model.DeltaRemovePropertiesUpdate;
 import io.unitycatalog.client.delta.model.DeltaSetLatestBackfilledVersionUpdate;
 import io.unitycatalog.client.delta.model.DeltaSetPartitionColumnsUpdate;
@@ -51,23 +50,6 @@ import java.util.UUID;
  * set-latest-backfilled-version} through the same {@link CommitCoordinator} as the legacy API.
  */
 final class DeltaRestApi {
-
-  static final List<String> REQUIRED_READER_FEATURES =
-      List.of("catalogManaged", "v2Checkpoint", "vacuumProtocolCheck", "deletionVectors");
-  static final List<String> REQUIRED_WRITER_FEATURES =
-      List.of(
-          "catalogManaged",
-          "v2Checkpoint",
-          "vacuumProtocolCheck",
-          "deletionVectors",
-          "inCommitTimestamp");
-  static final Map<String, String> REQUIRED_PROPERTIES =
-      Map.of(
-          "delta.enableDeletionVectors", "true",
-          "delta.checkpointPolicy", "v2",
-          "delta.enableInCommitTimestamps", "true",
-          "delta.checkpoint.writeStatsAsStruct", "true",
-          "delta.checkpoint.writeStatsAsJson", "true");
 
   private final CatalogState state;
   private final URI storageRoot;
@@ -114,7 +96,7 @@ final class DeltaRestApi {
     Staging staging = state.stage(schema, name, storageRoot);
     String id = staging.id();
     String location = staging.location();
-    Map<String, String> required = new LinkedHashMap<>(REQUIRED_PROPERTIES);
+    Map<String, String> required = new LinkedHashMap<>(ManagedTableContract.REQUIRED_PROPERTIES);
     required.put(CatalogApi.TABLE_ID_PROPERTY, id);
     return new DeltaStagingTableResponse()
         .tableId(UUID.fromString(id))
@@ -125,8 +107,8 @@ final class DeltaRestApi {
             new DeltaStagingTableResponseRequiredProtocol()
                 .minReaderVersion(3)
                 .minWriterVersion(7)
-                .readerFeatures(REQUIRED_READER_FEATURES)
-                .writerFeatures(REQUIRED_WRITER_FEATURES))
+                .readerFeatures(ManagedTableContract.REQUIRED_READER_FEATURES)
+                .writerFeatures(ManagedTableContract.REQUIRED_WRITER_FEATURES))
         .requiredProperties(required);
   }
 
@@ -144,7 +126,7 @@ final class DeltaRestApi {
         create.getProperties() == null ? Map.of() : Map.copyOf(create.getProperties());
     String id;
     if (create.getTableType() == DeltaTableType.MANAGED) {
-      checkManagedContract(full, create, properties);
+      ManagedTableContract.check(full, create, properties);
       Staging staging = stagingAt(location);
       if (staging == null) {
         throw UcException.notFound("TABLE", "No staging table at " + location);
@@ -340,50 +322,6 @@ final class DeltaRestApi {
       }
     }
     return response;
-  }
-
-  private void checkManagedContract(
-      String full, DeltaCreateTableRequest create, Map<String, String> properties) {
-    List<String> problems = new ArrayList<>();
-    DeltaProtocol protocol = create.getProtocol();
-    if (protocol == null) {
-      problems.add("protocol is required");
-    } else {
-      if (orZero(protocol.getMinReaderVersion()) < 3
-          || orZero(protocol.getMinWriterVersion()) < 7) {
-        problems.add("protocol must be at least reader 3, writer 7");
-      }
-      List<String> reader = protocol.getReaderFeatures();
-      List<String> writer = protocol.getWriterFeatures();
-      if (reader == null || !reader.containsAll(REQUIRED_READER_FEATURES)) {
-        problems.add("reader features must include " + REQUIRED_READER_FEATURES);
-      }
-      if (writer == null || !writer.containsAll(REQUIRED_WRITER_FEATURES)) {
-        problems.add("writer features must include " + REQUIRED_WRITER_FEATURES);
-      }
-      if (reader != null && writer != null && !writer.containsAll(reader)) {
-        problems.add("every reader feature must also be a writer feature");
-      }
-    }
-    REQUIRED_PROPERTIES.forEach(
-        (key, value) -> {
-          if (!value.equals(properties.get(key))) {
-            problems.add("property " + key + " must be " + value);
-          }
-        });
-    if (create.getColumns() == null) {
-      problems.add("columns are required");
-    }
-    if (create.getLastCommitTimestampMs() == null) {
-      problems.add("last-commit-timestamp-ms is required");
-    }
-    if (!problems.isEmpty()) {
-      throw UcException.badRequest(
-          "Managed table "
-              + full
-              + " breaks the catalog's contract: "
-              + String.join("; ", problems));
-    }
   }
 
   private Staging stagingAt(String location) {

@@ -4,14 +4,12 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import io.unitycatalog.client.delta.serde.DeltaDataTypeModule;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -22,8 +20,6 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
@@ -171,7 +167,20 @@ public final class UnityCatalogServer implements AutoCloseable {
               return thread;
             });
     http.setExecutor(executor);
-    http.createContext("/", this::handle);
+    http.createContext(
+        "/",
+        new ApiHandler(
+            routes,
+            faults,
+            access,
+            oauth,
+            mapper,
+            this,
+            () -> {
+              if (settings.stateDirectory != null) {
+                state.save(settings.stateDirectory, mapper);
+              }
+            }));
     http.start();
     LOG.info("Unity Catalog test server listening on {}", uri());
     return this;
@@ -232,128 +241,6 @@ public final class UnityCatalogServer implements AutoCloseable {
 
   private void route(String endpoint, Function<ApiRequest, Object> handler) {
     routes.add(endpoint, handler);
-  }
-
-  private void handle(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      String path = exchange.getRequestURI().getRawPath();
-      if (oauth != null && path.equals(OAUTH_TOKEN_PATH)) {
-        send(
-            exchange,
-            oauth.issue(
-                exchange.getRequestHeaders().getFirst("Authorization"),
-                new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
-        return;
-      }
-      if (!path.startsWith(API_BASE)) {
-        send(exchange, error(404, "NOT_FOUND", "No such path: " + path));
-        return;
-      }
-      String relative = path.substring(API_BASE.length());
-      String method = exchange.getRequestMethod();
-      Routes.Match match = routes.match(method, relative);
-      if (match == null) {
-        send(exchange, error(404, "NOT_FOUND", "No such endpoint: " + method + " " + relative));
-        return;
-      }
-      String endpoint = match.route().endpoint();
-      faults.recordCall(endpoint);
-      AccessControl.Access caller;
-      try {
-        caller = access.check(exchange.getRequestHeaders().getFirst("Authorization"));
-      } catch (UcException e) {
-        send(exchange, error(e.status(), e.errorCode(), e.getMessage()));
-        return;
-      }
-      Duration delay = faults.delayOf(endpoint);
-      if (!delay.isZero()) {
-        Thread.sleep(delay.toMillis());
-      }
-      int failure = faults.takeFailure(endpoint);
-      if (failure != 0) {
-        send(exchange, error(failure, "INJECTED_FAULT", "Injected failure of " + endpoint));
-        return;
-      }
-      ApiRequest request =
-          new ApiRequest(
-              endpoint,
-              match.params(),
-              Routes.query(exchange.getRequestURI().getRawQuery()),
-              exchange.getRequestBody().readAllBytes(),
-              mapper);
-      try {
-        AccessControl.authorize(caller, request);
-      } catch (UcException e) {
-        send(exchange, error(e.status(), e.errorCode(), e.getMessage()));
-        return;
-      }
-      ApiResponse response = apply(match.route(), request);
-      if (response.status() == 200 && faults.takeDrop(endpoint)) {
-        // Applied, but the client never hears of it: close without a response.
-        LOG.info("Dropping the response of {} after applying it", endpoint);
-        return;
-      }
-      send(exchange, response);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      LOG.warn("Unexpected failure answering {}", exchange.getRequestURI(), e);
-    }
-  }
-
-  private synchronized ApiResponse apply(Routes.Route route, ApiRequest request) {
-    try {
-      Object result = route.handler().apply(request);
-      if (!route.endpoint().startsWith("GET") && settings.stateDirectory != null) {
-        state.save(settings.stateDirectory, mapper);
-      }
-      if (result instanceof ApiResponse response) {
-        return response;
-      }
-      return ApiResponse.json(mapper.writeValueAsBytes(result));
-    } catch (UcException e) {
-      return route.endpoint().contains(" /delta/v1/")
-          ? deltaError(e.deltaStatus(), e.deltaType(), e.getMessage())
-          : error(e.status(), e.errorCode(), e.getMessage());
-    } catch (IOException e) {
-      return error(500, "INTERNAL", e.getMessage());
-    }
-  }
-
-  private ApiResponse error(int status, String code, String message) {
-    Map<String, Object> body = new HashMap<>();
-    body.put("error_code", code);
-    body.put("message", message);
-    body.put("details", List.of(Map.of("@type", "google.rpc.ErrorInfo", "reason", code)));
-    try {
-      return new ApiResponse(status, "application/json", mapper.writeValueAsBytes(body));
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  /** The UC Delta API's error body: {@code {"error":{"message","type","code","stack"}}}. */
-  private ApiResponse deltaError(int status, String type, String message) {
-    Map<String, Object> error = new HashMap<>();
-    error.put("message", message);
-    error.put("type", type);
-    error.put("code", status);
-    error.put("stack", null);
-    try {
-      return new ApiResponse(
-          status, "application/json", mapper.writeValueAsBytes(Map.of("error", error)));
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static void send(HttpExchange exchange, ApiResponse response) throws IOException {
-    exchange.getResponseHeaders().set("Content-Type", response.contentType());
-    exchange.sendResponseHeaders(
-        response.status(), response.body().length == 0 ? -1 : response.body().length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(response.body());
-    }
   }
 
   /** AWS-style credentials the server vends for tables on {@code s3://} locations. */

@@ -217,8 +217,8 @@ class DeltaRestApiTest {
             new DeltaProtocol()
                 .minReaderVersion(3)
                 .minWriterVersion(7)
-                .readerFeatures(new ArrayList<>(DeltaRestApi.REQUIRED_READER_FEATURES))
-                .writerFeatures(new ArrayList<>(DeltaRestApi.REQUIRED_WRITER_FEATURES)))
+                .readerFeatures(new ArrayList<>(ManagedTableContract.REQUIRED_READER_FEATURES))
+                .writerFeatures(new ArrayList<>(ManagedTableContract.REQUIRED_WRITER_FEATURES)))
         .properties(properties)
         .lastCommitTimestampMs(1L);
   }

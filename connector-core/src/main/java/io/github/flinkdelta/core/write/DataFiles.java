@@ -1,28 +1,21 @@
 package io.github.flinkdelta.core.write;
 
-import java.io.ByteArrayInputStream;
+import io.github.flinkdelta.core.write.DataFileCodec.Chunk;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
 import java.io.DataInputStream;
 import java.io.DataOutput;
 import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
 import java.util.zip.Inflater;
-import java.util.zip.InflaterInputStream;
-import java.util.zip.ZipException;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -38,10 +31,6 @@ import org.apache.flink.annotation.Internal;
 public final class DataFiles implements Iterable<DataFile> {
 
   private static final DataFiles EMPTY = new DataFiles(List.of());
-  private static final int STREAM_BUFFER_BYTES = 64 * 1024;
-
-  /** Above this, bytes read from state are read in steps, so a garbled length cannot OOM. */
-  private static final int DIRECT_READ_BYTES = 1 << 20;
 
   private final List<Chunk> chunks;
   private final int size;
@@ -54,9 +43,9 @@ public final class DataFiles implements Iterable<DataFile> {
     long records = 0;
     long bytes = 0;
     for (Chunk chunk : this.chunks) {
-      files = Math.addExact(files, chunk.size);
-      records += chunk.numRecords;
-      bytes += chunk.sizeBytes;
+      files = Math.addExact(files, chunk.size());
+      records += chunk.numRecords();
+      bytes += chunk.sizeBytes();
     }
     this.size = files;
     this.numRecords = records;
@@ -135,7 +124,7 @@ public final class DataFiles implements Iterable<DataFile> {
           Chunk next = remaining.next();
           inflater = new Inflater();
           chunk = new DataInputStream(next.inflating(inflater));
-          leftInChunk = next.size;
+          leftInChunk = next.size();
         }
         return leftInChunk > 0;
       }
@@ -146,7 +135,7 @@ public final class DataFiles implements Iterable<DataFile> {
           throw new NoSuchElementException();
         }
         try {
-          DataFile file = readFile(chunk);
+          DataFile file = DataFileCodec.readFile(chunk);
           if (--leftInChunk == 0) {
             close();
           }
@@ -182,12 +171,12 @@ public final class DataFiles implements Iterable<DataFile> {
   public void writeTo(DataOutput out) throws IOException {
     out.writeInt(chunks.size());
     for (Chunk chunk : chunks) {
-      out.writeInt(chunk.size);
-      out.writeLong(chunk.numRecords);
-      out.writeLong(chunk.sizeBytes);
-      out.writeInt(chunk.encodedLength);
-      out.writeInt(chunk.deflated.length);
-      out.write(chunk.deflated);
+      out.writeInt(chunk.size());
+      out.writeLong(chunk.numRecords());
+      out.writeLong(chunk.sizeBytes());
+      out.writeInt(chunk.encodedLength());
+      out.writeInt(chunk.deflated().length);
+      out.write(chunk.deflated());
     }
   }
 
@@ -198,7 +187,7 @@ public final class DataFiles implements Iterable<DataFile> {
   public static DataFiles readFrom(DataInput in) throws IOException {
     int count = in.readInt();
     if (count < 0) {
-      throw corrupt("negative chunk count " + count);
+      throw DataFileCodec.corrupt("negative chunk count " + count);
     }
     List<Chunk> chunks = new ArrayList<>(Math.min(count, 1024));
     for (int i = 0; i < count; i++) {
@@ -208,9 +197,11 @@ public final class DataFiles implements Iterable<DataFile> {
       int encodedLength = in.readInt();
       int deflatedLength = in.readInt();
       if (files < 0 || encodedLength < 0 || deflatedLength < 0) {
-        throw corrupt("negative length in chunk " + i);
+        throw DataFileCodec.corrupt("negative length in chunk " + i);
       }
-      Chunk chunk = new Chunk(files, records, bytes, encodedLength, readBytes(in, deflatedLength));
+      Chunk chunk =
+          new Chunk(
+              files, records, bytes, encodedLength, DataFileCodec.readBytes(in, deflatedLength));
       chunk.verify();
       chunks.add(chunk);
     }
@@ -272,9 +263,9 @@ public final class DataFiles implements Iterable<DataFile> {
           deflated = new ByteArrayOutputStream(4096);
           encoded =
               new DataOutputStream(
-                  new DeflaterOutputStream(deflated, deflater, STREAM_BUFFER_BYTES));
+                  new DeflaterOutputStream(deflated, deflater, DataFileCodec.STREAM_BUFFER_BYTES));
         }
-        writeFile(file, encoded);
+        DataFileCodec.writeFile(file, encoded);
         size++;
         numRecords += file.numRecords();
         sizeBytes += file.sizeBytes();
@@ -330,115 +321,5 @@ public final class DataFiles implements Iterable<DataFile> {
       deflated = null;
       deflater = null;
     }
-  }
-
-  /** Files deflated together, with their counts; {@code encodedLength} is before deflating. */
-  private record Chunk(
-      int size, long numRecords, long sizeBytes, int encodedLength, byte[] deflated) {
-
-    InputStream inflating(Inflater inflater) {
-      return new InflaterInputStream(
-          new ByteArrayInputStream(deflated), inflater, STREAM_BUFFER_BYTES);
-    }
-
-    /**
-     * Decodes the chunk once: it must hold exactly its count of files, with its rows and bytes,
-     * inflate to its length and pass its checksum. The counts are outside the checksum, and a wrong
-     * count would otherwise drop files silently.
-     */
-    void verify() throws IOException {
-      Inflater inflater = new Inflater();
-      try (InputStream in = inflating(inflater)) {
-        DataInputStream files = new DataInputStream(in);
-        long records = 0;
-        long bytes = 0;
-        for (int i = 0; i < size; i++) {
-          DataFile file = readFile(files);
-          records += file.numRecords();
-          bytes += file.sizeBytes();
-        }
-        if (in.read() != -1 || !inflater.finished()) {
-          throw corrupt("a chunk holds more than its " + size + " files");
-        }
-        if (records != numRecords || bytes != sizeBytes) {
-          throw corrupt("the files' rows or bytes do not match their chunk's counts");
-        }
-        if (inflater.getBytesWritten() != encodedLength) {
-          throw corrupt(
-              "files inflate to " + inflater.getBytesWritten() + " bytes, not " + encodedLength);
-        }
-      } catch (EOFException | ZipException e) {
-        throw corrupt("the files do not decode (" + e.getMessage() + ")");
-      } finally {
-        inflater.end();
-      }
-    }
-  }
-
-  private static IOException corrupt(String detail) {
-    return new IOException("Corrupt sink state: " + detail);
-  }
-
-  private static byte[] readBytes(DataInput in, int length) throws IOException {
-    if (length <= DIRECT_READ_BYTES) {
-      byte[] bytes = new byte[length];
-      in.readFully(bytes);
-      return bytes;
-    }
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(DIRECT_READ_BYTES);
-    byte[] step = new byte[DIRECT_READ_BYTES];
-    for (int left = length; left > 0; ) {
-      int n = Math.min(left, step.length);
-      in.readFully(step, 0, n);
-      bytes.write(step, 0, n);
-      left -= n;
-    }
-    return bytes.toByteArray();
-  }
-
-  private static void writeFile(DataFile file, DataOutput out) throws IOException {
-    writeString(file.path(), out);
-    out.writeLong(file.sizeBytes());
-    out.writeLong(file.numRecords());
-    out.writeInt(file.partitionValues().size());
-    for (Map.Entry<String, String> value : file.partitionValues().entrySet()) {
-      writeString(value.getKey(), out);
-      out.writeBoolean(value.getValue() != null);
-      if (value.getValue() != null) {
-        writeString(value.getValue(), out);
-      }
-    }
-    writeString(file.statsJson(), out);
-  }
-
-  private static DataFile readFile(DataInput in) throws IOException {
-    String path = readString(in);
-    long size = in.readLong();
-    long records = in.readLong();
-    int partitions = in.readInt();
-    if (partitions < 0) {
-      throw corrupt("negative partition count " + partitions);
-    }
-    Map<String, String> values = new LinkedHashMap<>();
-    for (int p = 0; p < partitions; p++) {
-      String key = readString(in);
-      values.put(key, in.readBoolean() ? readString(in) : null);
-    }
-    return new DataFile(path, size, records, values, readString(in));
-  }
-
-  /** Length-prefixed UTF-8, so paths and statistics have no 64 KB limit. */
-  private static void writeString(String value, DataOutput out) throws IOException {
-    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-    out.writeInt(bytes.length);
-    out.write(bytes);
-  }
-
-  private static String readString(DataInput in) throws IOException {
-    int length = in.readInt();
-    if (length < 0) {
-      throw corrupt("negative string length " + length);
-    }
-    return new String(readBytes(in, length), StandardCharsets.UTF_8);
   }
 }

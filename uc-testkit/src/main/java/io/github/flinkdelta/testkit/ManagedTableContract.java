@@ -1,0 +1,81 @@
+package io.github.flinkdelta.testkit;
+
+import io.unitycatalog.client.delta.model.DeltaCreateTableRequest;
+import io.unitycatalog.client.delta.model.DeltaProtocol;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the UC Delta API requires of a managed table it creates, as Unity Catalog OSS v0.6.0 checks
+ * it: the catalog-managed protocol with its features, the required properties, the columns and the
+ * last commit timestamp. A request that breaks it is a 400 listing every problem.
+ */
+final class ManagedTableContract {
+
+  static final List<String> REQUIRED_READER_FEATURES =
+      List.of("catalogManaged", "v2Checkpoint", "vacuumProtocolCheck", "deletionVectors");
+  static final List<String> REQUIRED_WRITER_FEATURES =
+      List.of(
+          "catalogManaged",
+          "v2Checkpoint",
+          "vacuumProtocolCheck",
+          "deletionVectors",
+          "inCommitTimestamp");
+  static final Map<String, String> REQUIRED_PROPERTIES =
+      Map.of(
+          "delta.enableDeletionVectors", "true",
+          "delta.checkpointPolicy", "v2",
+          "delta.enableInCommitTimestamps", "true",
+          "delta.checkpoint.writeStatsAsStruct", "true",
+          "delta.checkpoint.writeStatsAsJson", "true");
+
+  private ManagedTableContract() {}
+
+  static void check(String full, DeltaCreateTableRequest create, Map<String, String> properties) {
+    List<String> problems = new ArrayList<>();
+    DeltaProtocol protocol = create.getProtocol();
+    if (protocol == null) {
+      problems.add("protocol is required");
+    } else {
+      if (orZero(protocol.getMinReaderVersion()) < 3
+          || orZero(protocol.getMinWriterVersion()) < 7) {
+        problems.add("protocol must be at least reader 3, writer 7");
+      }
+      List<String> reader = protocol.getReaderFeatures();
+      List<String> writer = protocol.getWriterFeatures();
+      if (reader == null || !reader.containsAll(REQUIRED_READER_FEATURES)) {
+        problems.add("reader features must include " + REQUIRED_READER_FEATURES);
+      }
+      if (writer == null || !writer.containsAll(REQUIRED_WRITER_FEATURES)) {
+        problems.add("writer features must include " + REQUIRED_WRITER_FEATURES);
+      }
+      if (reader != null && writer != null && !writer.containsAll(reader)) {
+        problems.add("every reader feature must also be a writer feature");
+      }
+    }
+    REQUIRED_PROPERTIES.forEach(
+        (key, value) -> {
+          if (!value.equals(properties.get(key))) {
+            problems.add("property " + key + " must be " + value);
+          }
+        });
+    if (create.getColumns() == null) {
+      problems.add("columns are required");
+    }
+    if (create.getLastCommitTimestampMs() == null) {
+      problems.add("last-commit-timestamp-ms is required");
+    }
+    if (!problems.isEmpty()) {
+      throw UcException.badRequest(
+          "Managed table "
+              + full
+              + " breaks the catalog's contract: "
+              + String.join("; ", problems));
+    }
+  }
+
+  private static long orZero(Number value) {
+    return value == null ? 0 : value.longValue();
+  }
+}
