@@ -7,7 +7,6 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -34,9 +33,8 @@ import org.apache.flink.table.data.RowData;
  * skipped: no row is committed twice, and no completed checkpoint's rows are lost.
  */
 @PublicEvolving
-public final class DeltaSink
-    implements Sink<RowData>,
-        SupportsCommitter<DeltaCommittable>,
+public final class DeltaSink extends FlinkCompat.SinkBase<RowData>
+    implements SupportsCommitter<DeltaCommittable>,
         SupportsPreWriteTopology<RowData>,
         SupportsPreCommitTopology<DeltaWriteResult, DeltaCommittable> {
 

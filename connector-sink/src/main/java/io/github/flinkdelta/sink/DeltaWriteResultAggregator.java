@@ -15,7 +15,6 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
-import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
@@ -113,7 +112,7 @@ final class DeltaWriteResultAggregator
   public void processElement(StreamRecord<CommittableMessage<DeltaWriteResult>> element) {
     if (element.getValue() instanceof CommittableWithLineage<DeltaWriteResult> result) {
       pending
-          .computeIfAbsent(result.getCheckpointId(), id -> new ArrayList<>())
+          .computeIfAbsent(FlinkCompat.checkpointId(result), id -> new ArrayList<>())
           .add(result.getCommittable().files());
     }
   }
@@ -136,7 +135,7 @@ final class DeltaWriteResultAggregator
       long id = entry.getKey();
       DeltaCommittable committable =
           new DeltaCommittable(appId, id, DataFiles.concat(entry.getValue()));
-      output.collect(new StreamRecord<>(new CommittableSummary<>(0, 1, id, 1, 0)));
+      output.collect(new StreamRecord<>(FlinkCompat.<DeltaCommittable>summary(0, 1, id, 1)));
       output.collect(new StreamRecord<>(new CommittableWithLineage<>(committable, id, 0)));
       it.remove();
     }

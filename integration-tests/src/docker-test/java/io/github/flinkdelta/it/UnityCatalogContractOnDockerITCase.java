@@ -1,9 +1,8 @@
 package io.github.flinkdelta.it;
 
-import io.github.flinkdelta.uc.Secret;
-
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.flinkdelta.uc.Secret;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.net.URI;
 import java.time.Duration;
@@ -22,9 +21,9 @@ import org.testcontainers.images.builder.Transferable;
  * why, where no Docker engine answers. Images and the server's settings can be changed with the
  * system properties {@code uc.image}, {@code minio.image}.
  *
- * <p>This class has never run on the machine the project is built on (no Docker there); it
- * compiles in every build of the profile, and the embedded-server implementation of the same
- * contract runs in the default suite.
+ * <p>This class has never run on the machine the project is built on (no Docker there); it compiles
+ * in every build of the profile, and the embedded-server implementation of the same contract runs
+ * in the default suite.
  */
 class UnityCatalogContractOnDockerITCase extends UnityCatalogContract {
 
@@ -107,8 +106,7 @@ class UnityCatalogContractOnDockerITCase extends UnityCatalogContract {
   @Override
   UnityCatalogConnection connection() {
     return new UnityCatalogConnection(
-        URI.create(
-            "http://" + unityCatalog.getHost() + ":" + unityCatalog.getMappedPort(8080)),
+        URI.create("http://" + unityCatalog.getHost() + ":" + unityCatalog.getMappedPort(8080)),
         Secret.of("not-used-in-dev-mode"));
   }
 

@@ -1,6 +1,8 @@
 package io.github.flinkdelta.it;
 
+import java.io.Serializable;
 import java.util.List;
+import java.util.Objects;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.MapData;
@@ -14,15 +16,57 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.types.RowKind;
-import org.apache.flink.types.variant.Variant;
 
 /**
  * A sink row that Flink's connector test framework can sort and compare: {@code SinkTestSuiteBase}
  * needs {@link Comparable} records, and {@code DeltaSink} takes any {@link RowData}. Rows order by
  * id and are equal when all three fields are.
  */
-record ComparableRow(long id, int bucket, String payload)
-    implements RowData, Comparable<ComparableRow>, java.io.Serializable {
+final class ComparableRow implements RowDataCompat, Comparable<ComparableRow>, Serializable {
+
+  // A class rather than a record: Flink 1.20's Kryo 2.24 cannot serialize records ("can't get
+  // field offset on a record class"), and SinkTestSuiteBase sends the rows through Kryo.
+  private static final long serialVersionUID = 1L;
+
+  private final long id;
+  private final int bucket;
+  private final String payload;
+
+  ComparableRow(long id, int bucket, String payload) {
+    this.id = id;
+    this.bucket = bucket;
+    this.payload = payload;
+  }
+
+  long id() {
+    return id;
+  }
+
+  int bucket() {
+    return bucket;
+  }
+
+  String payload() {
+    return payload;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof ComparableRow row
+        && id == row.id
+        && bucket == row.bucket
+        && Objects.equals(payload, row.payload);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(id, bucket, payload);
+  }
+
+  @Override
+  public String toString() {
+    return "ComparableRow[id=" + id + ", bucket=" + bucket + ", payload=" + payload + "]";
+  }
 
   static final RowType TYPE =
       RowType.of(
@@ -135,11 +179,6 @@ record ComparableRow(long id, int bucket, String payload)
 
   @Override
   public RowData getRow(int pos, int numFields) {
-    throw unsupported(pos);
-  }
-
-  @Override
-  public Variant getVariant(int pos) {
     throw unsupported(pos);
   }
 

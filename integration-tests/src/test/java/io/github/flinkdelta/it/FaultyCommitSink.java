@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.util.Collection;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -22,9 +21,8 @@ import org.apache.flink.table.data.RowData;
  * (the checkpoint completed, the commit never happened) or right after it (the commit landed, but
  * Flink sees a failure and must not commit it twice).
  */
-final class FaultyCommitSink
-    implements Sink<RowData>,
-        SupportsCommitter<DeltaCommittable>,
+final class FaultyCommitSink extends SinkCompat<RowData>
+    implements SupportsCommitter<DeltaCommittable>,
         SupportsPreCommitTopology<DeltaWriteResult, DeltaCommittable> {
 
   enum When {

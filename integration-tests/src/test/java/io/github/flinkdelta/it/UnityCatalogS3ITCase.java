@@ -106,9 +106,10 @@ class UnityCatalogS3ITCase {
     env.execute("credentials expire");
 
     assertExactlyInCatalog("main.default.renewed", count);
-    // Writers, the aggregator and the committer each fetched credentials when they opened the
-    // table; renewals as they expired came on top.
-    assertThat(server.faults().calls(TABLE_CREDENTIALS) - before).isGreaterThanOrEqualTo(6);
+    // The two writers and the committer fetched credentials once each when they opened the table
+    // (a fresh start opens it nowhere else); anything beyond that is a renewal. How many renewals
+    // a run makes depends on its timing, so only their presence is asserted.
+    assertThat(server.faults().calls(TABLE_CREDENTIALS) - before).isGreaterThan(3);
   }
 
   @Test
