@@ -25,7 +25,9 @@ final class PartitionKeySelector implements KeySelector<RowData, String> {
     if (getters == null) {
       getters = new RowData.FieldGetter[columns.size()];
       for (int i = 0; i < getters.length; i++) {
-        getters[i] = RowData.createFieldGetter(columns.get(i).type(), columns.get(i).position());
+        // The getter of the nullable type checks for null (see RowCopier's getters).
+        getters[i] =
+            RowData.createFieldGetter(columns.get(i).type().copy(true), columns.get(i).position());
       }
     }
     StringBuilder key = new StringBuilder();

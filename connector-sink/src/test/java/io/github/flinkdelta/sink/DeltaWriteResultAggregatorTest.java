@@ -10,10 +10,12 @@ import io.github.flinkdelta.core.write.DataFiles;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
 import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -150,7 +152,15 @@ class DeltaWriteResultAggregatorTest {
   private static OneInputStreamOperatorTestHarness<
           CommittableMessage<DeltaWriteResult>, CommittableMessage<DeltaCommittable>>
       harness(DeltaSinkConfig config) throws Exception {
-    return new OneInputStreamOperatorTestHarness<>(new DeltaWriteResultAggregator(config));
+    var harness =
+        new OneInputStreamOperatorTestHarness<
+            CommittableMessage<DeltaWriteResult>, CommittableMessage<DeltaCommittable>>(
+            new DeltaWriteResultAggregator(config));
+    // Output goes through the committable serializer the sink declares, as in a job.
+    harness.setup(
+        CommittableMessageTypeInfo.of(DeltaCommittableSerializer::new)
+            .createSerializer(new SerializerConfigImpl()));
+    return harness;
   }
 
   private static StreamRecord<CommittableMessage<DeltaWriteResult>> result(

@@ -68,8 +68,11 @@ public final class PartitionedDataWriter implements AutoCloseable {
     List<PartitionColumn> partitions = layout.partitionColumns();
     this.partitionGetters = new RowData.FieldGetter[partitions.size()];
     for (int i = 0; i < partitionGetters.length; i++) {
+      // The getter of the nullable type checks for null, so a null in a NOT NULL partition column
+      // is named (see partitionKey); Flink 1.20's getter of a NOT NULL type does not check.
       partitionGetters[i] =
-          RowData.createFieldGetter(partitions.get(i).type(), partitions.get(i).position());
+          RowData.createFieldGetter(
+              partitions.get(i).type().copy(true), partitions.get(i).position());
     }
     this.heldRows =
         layout.isPartitioned()

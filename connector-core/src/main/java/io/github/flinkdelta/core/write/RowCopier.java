@@ -51,7 +51,9 @@ final class RowCopier {
     this.getters = new RowData.FieldGetter[positions.length];
     this.codecs = codecs.toArray(FieldCodec[]::new);
     for (int i = 0; i < positions.length; i++) {
-      getters[i] = RowData.createFieldGetter(types.get(i), positions[i]);
+      // A NOT NULL column may still be sent a null; the getter of the nullable type checks, so the
+      // error can name the column (Flink 1.20's getter of a NOT NULL type reads it unchecked).
+      getters[i] = RowData.createFieldGetter(types.get(i).copy(true), positions[i]);
       required[i] = table != null && !types.get(i).isNullable();
     }
   }
