@@ -15,6 +15,7 @@ import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
 
 /**
  * An embedded Flink cluster of one TaskManager that keeps the checkpoint history of its jobs and
@@ -51,7 +52,10 @@ final class EmbeddedFlink implements AutoCloseable {
   }
 
   JobID submit(StreamExecutionEnvironment env) throws Exception {
-    return cluster.submitJob(env.getStreamGraph()).get().getJobID();
+    StreamGraph graph = env.getStreamGraph();
+    // Flink 2.3's MiniCluster takes the job id from the graph; execute() would have set one.
+    graph.setJobId(new JobID());
+    return cluster.submitJob(graph).get().getJobID();
   }
 
   /** Waits for the job to end and fails with its cause unless it finished. */
