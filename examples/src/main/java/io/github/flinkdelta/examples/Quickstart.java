@@ -4,6 +4,7 @@ import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
 import io.github.flinkdelta.uc.Secret;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,7 +34,9 @@ import org.apache.flink.table.types.logical.VarCharType;
  * the rows read back through the catalog.
  *
  * <p>Arguments: {@code [storage-directory] [rows] [rows-per-second]}; by default a new directory
- * under the system temp directory, 20,000 rows, 2,000 rows per second.
+ * under the system temp directory, 20,000 rows, 2,000 rows per second. With {@code UC_URI} set (and
+ * {@code UC_TOKEN}, {@code UC_CATALOG}, {@code UC_SCHEMA}), it writes a new managed table of that
+ * Unity Catalog instead of the embedded one.
  */
 public final class Quickstart {
 
@@ -49,7 +52,7 @@ public final class Quickstart {
           },
           new String[] {"id", "user", "page", "duration_ms", "event_time", "event_date"});
 
-  /** The embedded catalog accepts any token; a real one needs a token of a principal. */
+  /** The token for the embedded catalog, which accepts any. */
   private static final String TOKEN = "quickstart";
 
   private Quickstart() {}
@@ -59,47 +62,68 @@ public final class Quickstart {
         args.length > 0 ? Path.of(args[0]) : Files.createTempDirectory("flink-delta-quickstart");
     long rows = args.length > 1 ? Long.parseLong(args[1]) : 20_000;
     double perSecond = args.length > 2 ? Double.parseDouble(args[2]) : 2_000;
-    String table = "main.default.clicks";
+    String external = System.getenv("UC_URI");
+    if (external != null) {
+      // Your own Unity Catalog: a new managed table in UC_CATALOG.UC_SCHEMA.
+      String table =
+          System.getenv().getOrDefault("UC_CATALOG", "main")
+              + "."
+              + System.getenv().getOrDefault("UC_SCHEMA", "default")
+              + ".clicks_"
+              + System.currentTimeMillis();
+      run(
+          URI.create(external),
+          System.getenv().getOrDefault("UC_TOKEN", ""),
+          table,
+          rows,
+          perSecond);
+      return;
+    }
     try (UnityCatalogServer catalog =
         UnityCatalogServer.builder().storageRoot(dir.resolve("storage")).build().start()) {
-      UnityCatalogConnection connection =
-          new UnityCatalogConnection(catalog.uri(), Secret.of(TOKEN));
+      run(catalog.uri(), TOKEN, "main.default.clicks", rows, perSecond);
+    }
+  }
 
-      StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-      env.setParallelism(2);
-      env.enableCheckpointing(Duration.ofSeconds(2).toMillis());
+  /** Streams {@code rows} click events into {@code table}, then reads them back. */
+  private static void run(URI catalog, String token, String table, long rows, double perSecond)
+      throws Exception {
+    UnityCatalogConnection connection = new UnityCatalogConnection(catalog, Secret.of(token));
 
-      DataGeneratorSource<RowData> clicks =
-          new DataGeneratorSource<>(
-              Quickstart::click,
-              rows,
-              RateLimiterStrategy.perSecond(perSecond),
-              InternalTypeInfo.of(CLICK));
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(2);
+    env.enableCheckpointing(Duration.ofSeconds(2).toMillis());
 
-      DeltaSink sink =
-          DeltaSink.builder()
-              .unityCatalog(connection)
-              .tableName(table)
-              .rowType(CLICK)
-              .partitionColumns("event_date")
-              .build();
+    DataGeneratorSource<RowData> clicks =
+        new DataGeneratorSource<>(
+            Quickstart::click,
+            rows,
+            RateLimiterStrategy.perSecond(perSecond),
+            InternalTypeInfo.of(CLICK));
 
-      env.fromSource(clicks, WatermarkStrategy.noWatermarks(), "clicks")
-          .uid("clicks")
-          .sinkTo(sink)
-          .uid("clicks-delta-sink");
-      env.execute("flink-delta quickstart");
+    DeltaSink sink =
+        DeltaSink.builder()
+            .unityCatalog(connection)
+            .tableName(table)
+            .rowType(CLICK)
+            .partitionColumns("event_date")
+            .build();
 
-      TableRows.TableCount read = TableRows.count(catalog.uri(), TOKEN, table);
-      System.out.println();
-      System.out.println("Unity Catalog:   " + catalog.uri() + UnityCatalogServer.API_BASE);
-      System.out.println("Table:           " + table + " at " + read.location());
-      System.out.println("Catalog version: " + catalog.latestVersion(table));
-      System.out.println("Rows:            " + read.rows());
-      if (read.rows() != rows) {
-        throw new IllegalStateException(
-            "expected " + rows + " rows but the table holds " + read.rows());
-      }
+    env.fromSource(clicks, WatermarkStrategy.noWatermarks(), "clicks")
+        .uid("clicks")
+        .sinkTo(sink)
+        .uid("clicks-delta-sink");
+    env.execute("flink-delta quickstart");
+
+    TableRows.TableCount read = TableRows.count(catalog, token, table);
+    System.out.println();
+    System.out.println("Unity Catalog:   " + catalog + UnityCatalogServer.API_BASE);
+    System.out.println("Table:           " + table + " at " + read.location());
+    System.out.println("Catalog version: " + read.version());
+    System.out.println("Rows:            " + read.rows());
+    if (read.rows() != rows) {
+      throw new IllegalStateException(
+          "expected " + rows + " rows but the table holds " + read.rows());
     }
   }
 

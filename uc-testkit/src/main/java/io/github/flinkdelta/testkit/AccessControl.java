@@ -28,14 +28,15 @@ final class AccessControl {
   /**
    * The access of a caller that sent this {@code Authorization} header.
    *
-   * @throws UcException 401 without a bearer token, 403 for an unknown one (never echoing it)
+   * @throws UnityCatalogException 401 without a bearer token, 403 for an unknown one (never echoing
+   *     it)
    */
   Access check(String authorization) {
     if (token == null && readOnlyToken == null && oauth == null) {
       return Access.FULL;
     }
     if (authorization == null || !authorization.startsWith("Bearer ")) {
-      throw new UcException(401, "UNAUTHENTICATED", "No bearer token");
+      throw new UnityCatalogException(401, "UNAUTHENTICATED", "No bearer token");
     }
     String sent = authorization.substring("Bearer ".length());
     if (sent.equals(readOnlyToken)) {
@@ -44,7 +45,7 @@ final class AccessControl {
     if (sent.equals(token) || (oauth != null && oauth.valid(sent))) {
       return Access.FULL;
     }
-    throw new UcException(403, "PERMISSION_DENIED", "The bearer token is not valid");
+    throw new UnityCatalogException(403, "PERMISSION_DENIED", "The bearer token is not valid");
   }
 
   /**
@@ -53,7 +54,7 @@ final class AccessControl {
    */
   static void authorize(Access access, ApiRequest request) {
     if (access == Access.READ_ONLY && writes(request)) {
-      throw new UcException(
+      throw new UnityCatalogException(
           403,
           "PERMISSION_DENIED",
           "The caller may read but not modify: " + request.endpoint() + " needs MODIFY");

@@ -86,7 +86,7 @@ final class ApiHandler implements HttpHandler {
       AccessControl.Access caller;
       try {
         caller = access.check(exchange.getRequestHeaders().getFirst("Authorization"));
-      } catch (UcException e) {
+      } catch (UnityCatalogException e) {
         send(exchange, error(e.status(), e.errorCode(), e.getMessage()));
         return;
       }
@@ -108,7 +108,7 @@ final class ApiHandler implements HttpHandler {
               mapper);
       try {
         AccessControl.authorize(caller, request);
-      } catch (UcException e) {
+      } catch (UnityCatalogException e) {
         send(exchange, error(e.status(), e.errorCode(), e.getMessage()));
         return;
       }
@@ -142,7 +142,7 @@ final class ApiHandler implements HttpHandler {
         return response;
       }
       return ApiResponse.json(mapper.writeValueAsBytes(result));
-    } catch (UcException e) {
+    } catch (UnityCatalogException e) {
       return route.endpoint().contains(" /delta/v1/")
           ? deltaError(e.deltaStatus(), e.deltaType(), e.getMessage())
           : error(e.status(), e.errorCode(), e.getMessage());

@@ -26,12 +26,12 @@ record ApiRequest(
 
   <T> T body(Class<T> type) {
     if (body.length == 0) {
-      throw UcException.badRequest("The request has no body.");
+      throw UnityCatalogException.badRequest("The request has no body.");
     }
     try {
       return mapper.readValue(body, type);
     } catch (IOException e) {
-      throw UcException.badRequest("Malformed request body: " + e.getMessage());
+      throw UnityCatalogException.badRequest("Malformed request body: " + e.getMessage());
     }
   }
 }

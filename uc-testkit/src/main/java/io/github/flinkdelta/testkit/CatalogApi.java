@@ -62,7 +62,7 @@ final class CatalogApi {
     CreateCatalog create = request.body(CreateCatalog.class);
     String name = required(create.getName(), "name");
     if (state.catalogs.containsKey(name)) {
-      throw UcException.alreadyExists("CATALOG", "Catalog already exists: " + name);
+      throw UnityCatalogException.alreadyExists("CATALOG", "Catalog already exists: " + name);
     }
     Catalog catalog =
         new Catalog(
@@ -89,7 +89,7 @@ final class CatalogApi {
     boolean force = Boolean.parseBoolean(request.query("force"));
     boolean hasSchemas = state.schemas.values().stream().anyMatch(s -> s.catalog().equals(name));
     if (hasSchemas && !force) {
-      throw UcException.badRequest("Cannot delete catalog with schemas: " + name);
+      throw UnityCatalogException.badRequest("Cannot delete catalog with schemas: " + name);
     }
     state.tables.values().removeIf(t -> t.catalog().equals(name));
     state.schemas.values().removeIf(s -> s.catalog().equals(name));
@@ -102,7 +102,7 @@ final class CatalogApi {
     Catalog catalog = catalog(required(create.getCatalogName(), "catalog_name"));
     String full = catalog.name() + "." + required(create.getName(), "name");
     if (state.schemas.containsKey(full)) {
-      throw UcException.alreadyExists("SCHEMA", "Schema already exists: " + full);
+      throw UnityCatalogException.alreadyExists("SCHEMA", "Schema already exists: " + full);
     }
     Schema schema =
         new Schema(
@@ -135,7 +135,7 @@ final class CatalogApi {
     boolean force = Boolean.parseBoolean(request.query("force"));
     List<Table> tables = state.tablesOf(schema.catalog(), schema.name());
     if (!tables.isEmpty() && !force) {
-      throw UcException.badRequest(
+      throw UnityCatalogException.badRequest(
           "Cannot delete schema with tables: " + schema.catalog() + "." + schema.name());
     }
     tables.forEach(t -> state.tables.remove(t.fullName()));
@@ -171,19 +171,19 @@ final class CatalogApi {
     state.requireNoTable(full);
     TableType type = create.getTableType();
     if (type == null) {
-      throw UcException.badRequest("table_type is required");
+      throw UnityCatalogException.badRequest("table_type is required");
     }
     String location = required(create.getStorageLocation(), "storage_location");
     Map<String, String> properties = orEmpty(create.getProperties());
     String id;
     if (type == TableType.MANAGED) {
       if (create.getDataSourceFormat() != DataSourceFormat.DELTA) {
-        throw UcException.badRequest("Managed tables must be DELTA tables");
+        throw UnityCatalogException.badRequest("Managed tables must be DELTA tables");
       }
       id = properties.get(TABLE_ID_PROPERTY);
       Staging staging = id == null ? null : state.staging.get(id);
       if (staging == null) {
-        throw UcException.badRequest(
+        throw UnityCatalogException.badRequest(
             "Managed table "
                 + full
                 + " needs the property "
@@ -191,7 +191,7 @@ final class CatalogApi {
                 + " naming a staging table of that name");
       }
       if (!Locations.same(staging.location(), location)) {
-        throw UcException.badRequest(
+        throw UnityCatalogException.badRequest(
             "Managed table "
                 + full
                 + " must be created at its staging location "
@@ -202,7 +202,7 @@ final class CatalogApi {
     } else if (type == TableType.EXTERNAL) {
       id = UUID.randomUUID().toString();
     } else {
-      throw UcException.badRequest("Unsupported table_type " + type);
+      throw UnityCatalogException.badRequest("Unsupported table_type " + type);
     }
     Table table =
         new Table(
@@ -259,13 +259,14 @@ final class CatalogApi {
     } else if (state.staging.containsKey(id)) {
       location = state.staging.get(id).location();
     } else {
-      throw UcException.notFound("TABLE", "Table not found: " + id);
+      throw UnityCatalogException.notFound("TABLE", "Table not found: " + id);
     }
     TemporaryCredentials credentials = new TemporaryCredentials();
     String scheme = URI.create(location).getScheme();
     if (scheme != null && scheme.startsWith("s3")) {
       if (s3Credentials == null) {
-        throw UcException.badRequest("The server has no credentials to vend for " + location);
+        throw UnityCatalogException.badRequest(
+            "The server has no credentials to vend for " + location);
       }
       credentials
           .awsTempCredentials(
@@ -285,7 +286,7 @@ final class CatalogApi {
   private Catalog catalog(String name) {
     Catalog catalog = state.catalogs.get(name);
     if (catalog == null) {
-      throw UcException.notFound("CATALOG", "Catalog not found: " + name);
+      throw UnityCatalogException.notFound("CATALOG", "Catalog not found: " + name);
     }
     return catalog;
   }
@@ -293,7 +294,7 @@ final class CatalogApi {
   private Schema schema(String fullName) {
     Schema schema = state.schemas.get(fullName);
     if (schema == null) {
-      throw UcException.notFound("SCHEMA", "Schema not found: " + fullName);
+      throw UnityCatalogException.notFound("SCHEMA", "Schema not found: " + fullName);
     }
     return schema;
   }
@@ -301,14 +302,14 @@ final class CatalogApi {
   private Table table(String fullName) {
     Table table = state.tables.get(fullName);
     if (table == null) {
-      throw UcException.notFound("TABLE", "Table not found: " + fullName);
+      throw UnityCatalogException.notFound("TABLE", "Table not found: " + fullName);
     }
     return table;
   }
 
   private static String required(String value, String field) {
     if (value == null || value.isBlank()) {
-      throw UcException.badRequest(field + " is required");
+      throw UnityCatalogException.badRequest(field + " is required");
     }
     return value;
   }

@@ -124,7 +124,7 @@ final class CatalogState {
 
   void requireNoTable(String fullName) {
     if (tables.containsKey(fullName)) {
-      throw UcException.alreadyExists("TABLE", "Table already exists: " + fullName);
+      throw UnityCatalogException.alreadyExists("TABLE", "Table already exists: " + fullName);
     }
   }
 

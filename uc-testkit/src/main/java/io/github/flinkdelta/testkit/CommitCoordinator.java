@@ -37,7 +37,7 @@ final class CommitCoordinator {
   static boolean apply(Table table, CommitLog log, Commit commit, Long backfilled) {
     if (commit == null) {
       if (backfilled == null) {
-        throw UcException.badRequest("A request needs a commit or a backfilled version.");
+        throw UnityCatalogException.badRequest("A request needs a commit or a backfilled version.");
       }
       backfillOnly(table, log, backfilled);
       return true;
@@ -50,17 +50,17 @@ final class CommitCoordinator {
         if (isReplay(log, commit)) {
           return false;
         }
-        throw UcException.commitConflict(
+        throw UnityCatalogException.commitConflict(
             "Commit version already accepted. Current table version is " + log.latestVersion);
       }
       if (version != log.latestVersion + 1) {
-        throw UcException.badRequest(
+        throw UnityCatalogException.badRequest(
             String.format(
                 "Commit version must be the next version after the latest commit %d, but got %d",
                 log.latestVersion, version));
       }
       if (backfilled != null && backfilled > log.latestVersion) {
-        throw UcException.badRequest(
+        throw UnityCatalogException.badRequest(
             String.format(
                 "Backfilled version %d is beyond the latest version %d of %s",
                 backfilled, log.latestVersion, table.fullName()));
@@ -71,7 +71,7 @@ final class CommitCoordinator {
               ? backfilled
               : log.latestBackfilledVersion >= first ? log.latestBackfilledVersion : first - 1;
       if (version - effectiveBackfilled > MAX_UNBACKFILLED) {
-        throw UcException.tooManyUnbackfilled(
+        throw UnityCatalogException.tooManyUnbackfilled(
             String.format(
                 "Table %s has too many unbackfilled commits; backfill before committing version %d",
                 table.fullName(), version));
@@ -108,13 +108,13 @@ final class CommitCoordinator {
 
   private static void backfillOnly(Table table, CommitLog log, long backfilled) {
     if (log.latestVersion == 0 && log.unbackfilled.isEmpty()) {
-      throw UcException.badRequest(
+      throw UnityCatalogException.badRequest(
           "Backfill request requires a prior commit; the commit log of "
               + table.fullName()
               + " is empty.");
     }
     if (backfilled > log.latestVersion) {
-      throw UcException.badRequest(
+      throw UnityCatalogException.badRequest(
           String.format(
               "Backfilled version %d is beyond the latest version %d of %s",
               backfilled, log.latestVersion, table.fullName()));
@@ -133,13 +133,13 @@ final class CommitCoordinator {
     requirePositive(commit.fileSize(), "file_size");
     requirePositive(commit.modificationTime(), "file_modification_timestamp");
     if (commit.fileName() == null || commit.fileName().isBlank()) {
-      throw UcException.badRequest("Field must not be empty: file_name");
+      throw UnityCatalogException.badRequest("Field must not be empty: file_name");
     }
   }
 
   private static void requirePositive(long value, String field) {
     if (value <= 0) {
-      throw UcException.badRequest("Field must be positive: " + field);
+      throw UnityCatalogException.badRequest("Field must be positive: " + field);
     }
   }
 }

@@ -26,11 +26,11 @@ final class CommitsApi {
   Object commit(ApiRequest request) {
     DeltaCommit commit = request.body(DeltaCommit.class);
     if (isBlank(commit.getTableId()) || isBlank(commit.getTableUri())) {
-      throw UcException.badRequest("table_id and table_uri are required");
+      throw UnityCatalogException.badRequest("table_id and table_uri are required");
     }
     Table table = managedTable(commit.getTableId());
     if (!Locations.same(table.location(), commit.getTableUri())) {
-      throw UcException.badRequest(
+      throw UnityCatalogException.badRequest(
           "table_uri " + commit.getTableUri() + " is not the location of " + table.fullName());
     }
     DeltaCommitInfo info = commit.getCommitInfo();
@@ -52,12 +52,12 @@ final class CommitsApi {
   Object getCommits(ApiRequest request) {
     DeltaGetCommits ask = request.body(DeltaGetCommits.class);
     if (isBlank(ask.getTableId()) || ask.getStartVersion() == null || ask.getStartVersion() < 0) {
-      throw UcException.badRequest("table_id and a start_version >= 0 are required");
+      throw UnityCatalogException.badRequest("table_id and a start_version >= 0 are required");
     }
     long start = ask.getStartVersion();
     long end = ask.getEndVersion() == null ? Long.MAX_VALUE : ask.getEndVersion();
     if (end < start) {
-      throw UcException.badRequest("end_version must not be below start_version");
+      throw UnityCatalogException.badRequest("end_version must not be below start_version");
     }
     CommitLog log = state.commits.get(managedTable(ask.getTableId()).id());
     long last =
@@ -85,10 +85,10 @@ final class CommitsApi {
   private Table managedTable(String id) {
     Table table = state.tableById(id);
     if (table == null) {
-      throw UcException.notFound("TABLE", "Table not found: " + id);
+      throw UnityCatalogException.notFound("TABLE", "Table not found: " + id);
     }
     if (!"MANAGED".equals(table.type()) || !state.commits.containsKey(id)) {
-      throw UcException.badRequest(
+      throw UnityCatalogException.badRequest(
           "Table " + table.fullName() + " is not a managed table; its commits are not coordinated");
     }
     return table;

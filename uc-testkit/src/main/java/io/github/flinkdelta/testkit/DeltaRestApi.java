@@ -73,7 +73,7 @@ final class DeltaRestApi {
   Object config(ApiRequest request) {
     String catalog = request.query("catalog");
     if (catalog == null || !state.catalogs.containsKey(catalog)) {
-      throw UcException.notFound("CATALOG", "Catalog not found: " + catalog);
+      throw UnityCatalogException.notFound("CATALOG", "Catalog not found: " + catalog);
     }
     return new DeltaCatalogConfig()
         .protocolVersion("1.0")
@@ -91,7 +91,7 @@ final class DeltaRestApi {
     Schema schema = schema(request);
     String name = request.body(DeltaCreateStagingTableRequest.class).getName();
     if (name == null || name.isBlank()) {
-      throw UcException.badRequest("name is required");
+      throw UnityCatalogException.badRequest("name is required");
     }
     Staging staging = state.stage(schema, name, storageRoot);
     String id = staging.id();
@@ -120,7 +120,7 @@ final class DeltaRestApi {
     state.requireNoTable(full);
     String location = required(create.getLocation(), "location");
     if (create.getTableType() == null) {
-      throw UcException.badRequest("table-type is required");
+      throw UnityCatalogException.badRequest("table-type is required");
     }
     Map<String, String> properties =
         create.getProperties() == null ? Map.of() : Map.copyOf(create.getProperties());
@@ -129,11 +129,11 @@ final class DeltaRestApi {
       ManagedTableContract.check(full, create, properties);
       Staging staging = stagingAt(location);
       if (staging == null) {
-        throw UcException.notFound("TABLE", "No staging table at " + location);
+        throw UnityCatalogException.notFound("TABLE", "No staging table at " + location);
       }
       id = staging.id();
       if (!id.equals(properties.get(CatalogApi.TABLE_ID_PROPERTY))) {
-        throw UcException.badRequest(
+        throw UnityCatalogException.badRequest(
             "Property " + CatalogApi.TABLE_ID_PROPERTY + " must be the staging table id " + id);
       }
       state.staging.remove(id);
@@ -172,7 +172,7 @@ final class DeltaRestApi {
     DeltaUpdateTableRequest update = request.body(DeltaUpdateTableRequest.class);
     List<DeltaTableUpdate> updates = update.getUpdates() == null ? List.of() : update.getUpdates();
     if (updates.isEmpty()) {
-      throw UcException.badRequest("At least one update is required.");
+      throw UnityCatalogException.badRequest("At least one update is required.");
     }
     String uuid = null;
     String etag = null;
@@ -187,10 +187,10 @@ final class DeltaRestApi {
       }
     }
     if (uuid == null) {
-      throw UcException.badRequest("assert-table-uuid requirement is required.");
+      throw UnityCatalogException.badRequest("assert-table-uuid requirement is required.");
     }
     if (!uuid.equals(table.id())) {
-      throw UcException.requirementConflict(
+      throw UnityCatalogException.requirementConflict(
           "Table " + table.fullName() + " has uuid " + table.id() + ", not " + uuid);
     }
     Commit commit = null;
@@ -204,11 +204,11 @@ final class DeltaRestApi {
     for (DeltaTableUpdate change : updates) {
       if (change instanceof DeltaAddCommitUpdate add) {
         if (commit != null) {
-          throw UcException.badRequest("At most one add-commit is allowed per request.");
+          throw UnityCatalogException.badRequest("At most one add-commit is allowed per request.");
         }
         var c = add.getCommit();
         if (c == null) {
-          throw UcException.badRequest("add-commit needs a commit");
+          throw UnityCatalogException.badRequest("add-commit needs a commit");
         }
         commit =
             new Commit(
@@ -241,14 +241,14 @@ final class DeltaRestApi {
     }
     CommitLog log = state.commits.get(table.id());
     if ((commit != null || backfilled != null) && log == null) {
-      throw UcException.badRequest(
+      throw UnityCatalogException.badRequest(
           "Table " + table.fullName() + " is not a managed table; its commits are not coordinated");
     }
     if (commit != null && CommitCoordinator.isReplay(log, commit)) {
       return load(table); // a replay: nothing else of the request applies, etag unchecked
     }
     if (etag != null && !etag.equals(table.etag())) {
-      throw UcException.requirementConflict(
+      throw UnityCatalogException.requirementConflict(
           "Table " + table.fullName() + " changed: etag " + table.etag() + ", not " + etag);
     }
     if (commit != null || backfilled != null) {
@@ -270,7 +270,8 @@ final class DeltaRestApi {
   Object stagingCredentials(ApiRequest request) {
     Staging staging = state.staging.get(request.path("table_id"));
     if (staging == null) {
-      throw UcException.notFound("TABLE", "Staging table not found: " + request.path("table_id"));
+      throw UnityCatalogException.notFound(
+          "TABLE", "Staging table not found: " + request.path("table_id"));
     }
     return credentials(staging.location());
   }
@@ -336,11 +337,11 @@ final class DeltaRestApi {
   private Schema schema(ApiRequest request) {
     String catalog = request.path("catalog");
     if (!state.catalogs.containsKey(catalog)) {
-      throw UcException.notFound("CATALOG", "Catalog not found: " + catalog);
+      throw UnityCatalogException.notFound("CATALOG", "Catalog not found: " + catalog);
     }
     Schema schema = state.schemas.get(catalog + "." + request.path("schema"));
     if (schema == null) {
-      throw UcException.notFound(
+      throw UnityCatalogException.notFound(
           "SCHEMA", "Schema not found: " + catalog + "." + request.path("schema"));
     }
     return schema;
@@ -351,14 +352,14 @@ final class DeltaRestApi {
     String full = schema.catalog() + "." + schema.name() + "." + request.path("table");
     Table table = state.tables.get(full);
     if (table == null) {
-      throw UcException.notFound("TABLE", "Table not found: " + full);
+      throw UnityCatalogException.notFound("TABLE", "Table not found: " + full);
     }
     return table;
   }
 
   private static String required(String value, String field) {
     if (value == null || value.isBlank()) {
-      throw UcException.badRequest(field + " is required");
+      throw UnityCatalogException.badRequest(field + " is required");
     }
     return value;
   }

@@ -67,7 +67,7 @@ final class ManagedTableContract {
       problems.add("last-commit-timestamp-ms is required");
     }
     if (!problems.isEmpty()) {
-      throw UcException.badRequest(
+      throw UnityCatalogException.badRequest(
           "Managed table "
               + full
               + " breaks the catalog's contract: "

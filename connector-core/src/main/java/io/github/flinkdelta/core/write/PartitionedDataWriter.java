@@ -125,13 +125,7 @@ public final class PartitionedDataWriter implements AutoCloseable {
 
   /** Moves a partition's held rows into a new open file, completed at once if they fill it. */
   private void giveOpenFile(PartitionKey key) throws IOException {
-    OpenDataFile file = open(key);
-    try {
-      heldRows.moveTo(key, file);
-    } catch (IOException | RuntimeException e) {
-      file.abandon();
-      throw e;
-    }
+    OpenDataFile file = fileOfHeldRows(key);
     if (file.numRecords() < options.maxRowsPerFile()) {
       openFiles.put(key, file);
       file.measure();
@@ -222,6 +216,11 @@ public final class PartitionedDataWriter implements AutoCloseable {
   }
 
   private void completeHeld(PartitionKey key) throws IOException {
+    completed.add(fileOfHeldRows(key).finish());
+  }
+
+  /** A new open file holding the partition's held rows, which the buffer forgets. */
+  private OpenDataFile fileOfHeldRows(PartitionKey key) throws IOException {
     OpenDataFile file = open(key);
     try {
       heldRows.moveTo(key, file);
@@ -229,7 +228,7 @@ public final class PartitionedDataWriter implements AutoCloseable {
       file.abandon();
       throw e;
     }
-    completed.add(file.finish());
+    return file;
   }
 
   /**

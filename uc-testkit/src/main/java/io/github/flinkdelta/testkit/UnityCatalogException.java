@@ -4,14 +4,14 @@ package io.github.flinkdelta.testkit;
  * A request the catalog refuses, answered with an HTTP status and Unity Catalog's error body
  * ({@code error_code}, {@code message}, and a {@code google.rpc.ErrorInfo} detail).
  */
-final class UcException extends RuntimeException {
+final class UnityCatalogException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
   private final int status;
   private final String errorCode;
 
-  UcException(int status, String errorCode, String message) {
+  UnityCatalogException(int status, String errorCode, String message) {
     super(message);
     this.status = status;
     this.errorCode = errorCode;
@@ -25,25 +25,25 @@ final class UcException extends RuntimeException {
     return errorCode;
   }
 
-  static UcException badRequest(String message) {
-    return new UcException(400, "INVALID_ARGUMENT", message);
+  static UnityCatalogException badRequest(String message) {
+    return new UnityCatalogException(400, "INVALID_ARGUMENT", message);
   }
 
-  static UcException notFound(String kind, String message) {
-    return new UcException(404, kind + "_NOT_FOUND", message);
+  static UnityCatalogException notFound(String kind, String message) {
+    return new UnityCatalogException(404, kind + "_NOT_FOUND", message);
   }
 
   /** The legacy API answers an existing name with 400, not 409. */
-  static UcException alreadyExists(String kind, String message) {
-    return new UcException(400, kind + "_ALREADY_EXISTS", message);
+  static UnityCatalogException alreadyExists(String kind, String message) {
+    return new UnityCatalogException(400, kind + "_ALREADY_EXISTS", message);
   }
 
-  static UcException commitConflict(String message) {
-    return new UcException(409, "COMMIT_VERSION_CONFLICT", message);
+  static UnityCatalogException commitConflict(String message) {
+    return new UnityCatalogException(409, "COMMIT_VERSION_CONFLICT", message);
   }
 
-  static UcException requirementConflict(String message) {
-    return new UcException(409, "UPDATE_REQUIREMENT_CONFLICT", message);
+  static UnityCatalogException requirementConflict(String message) {
+    return new UnityCatalogException(409, "UPDATE_REQUIREMENT_CONFLICT", message);
   }
 
   /** The status the UC Delta API ({@code /delta/v1}) answers with. */
@@ -70,7 +70,7 @@ final class UcException extends RuntimeException {
     };
   }
 
-  static UcException tooManyUnbackfilled(String message) {
-    return new UcException(429, "RESOURCE_EXHAUSTED", message);
+  static UnityCatalogException tooManyUnbackfilled(String message) {
+    return new UnityCatalogException(429, "RESOURCE_EXHAUSTED", message);
   }
 }
