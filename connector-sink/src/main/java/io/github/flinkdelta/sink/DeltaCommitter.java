@@ -75,6 +75,11 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
 
   private void commit(CommitRequest<DeltaCommittable> request) {
     DeltaCommittable committable = request.getCommittable();
+    if (committable.files().isEmpty()) {
+      // The checkpoint completed without rows: the table is as current as the job.
+      metrics.nothingToCommit();
+      return;
+    }
     long started = System.nanoTime();
     CommitOutcome outcome =
         table().commit(committable.appId(), committable.checkpointId(), committable.files());

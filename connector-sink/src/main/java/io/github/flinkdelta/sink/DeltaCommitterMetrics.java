@@ -8,10 +8,12 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 
 /**
- * The committer's metrics, registered once under group {@code delta} / {@code table=<name>}:
- * duration and version of the last commit, how long its publish took, seconds since the last
- * successful commit, the data files and records committed, commit retries and conflicts, and the
- * version of the last Delta checkpoint written. Flink's own committer group counts committables.
+ * The committer's metrics, registered under group {@code delta} / {@code table=<name>} of the one
+ * committer subtask that commits: duration and version of the last commit, how long its publish
+ * took, seconds since the table was last brought up to a completed checkpoint (by a commit, or by a
+ * checkpoint with nothing to commit), the data files and records committed, commit retries and
+ * conflicts, and the version of the last Delta checkpoint written. Flink's own committer group
+ * counts committables.
  */
 final class DeltaCommitterMetrics {
 
@@ -46,6 +48,11 @@ final class DeltaCommitterMetrics {
   /** Reports {@code checkpoints}' latest version as {@code lastDeltaCheckpointVersion}. */
   void watch(DeltaCheckpoints checkpoints) {
     deltaCheckpointVersion = checkpoints::latestCheckpointVersion;
+  }
+
+  /** A completed checkpoint held no rows: the table is as current as the job. */
+  void nothingToCommit() {
+    lastSuccessMillis = clock.millis();
   }
 
   /** A commit call found its files committed already. */

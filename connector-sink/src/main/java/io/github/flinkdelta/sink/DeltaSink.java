@@ -11,6 +11,8 @@ import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
@@ -74,11 +76,15 @@ public final class DeltaSink extends FlinkCompat.SinkBase<RowData>
   @Override
   public Committer<DeltaCommittable> createCommitter(CommitterInitContext context)
       throws IOException {
+    // Every committable goes to subtask 0 (see addPreCommitTopology); only it reports commits.
+    boolean receivesCommittables = context.getTaskInfo().getIndexOfThisSubtask() == 0;
+    MetricGroup metrics =
+        receivesCommittables ? context.metricGroup() : new UnregisteredMetricsGroup();
     return new DeltaCommitter(
         config,
         context.getRestoredCheckpointId(),
-        new DeltaCommitterMetrics(context.metricGroup(), config.tableName(), Clock.systemUTC()),
-        context.getTaskInfo().getIndexOfThisSubtask() == 0);
+        new DeltaCommitterMetrics(metrics, config.tableName(), Clock.systemUTC()),
+        receivesCommittables);
   }
 
   @Internal

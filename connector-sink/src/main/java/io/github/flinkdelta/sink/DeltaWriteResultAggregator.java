@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Gathers the write results of all writer subtasks (parallelism 1) and emits one {@link
- * DeltaCommittable} per checkpoint, tagged with the sink's app id.
+ * DeltaCommittable} per checkpoint, tagged with the sink's app id; a checkpoint without rows gets
+ * an empty one.
  *
  * <p>The app id lives in this operator's state: made once when the job first starts (or taken from
  * {@code sink.app-id}), it survives restores under a new job id. On restore, the operator checks
@@ -119,6 +120,9 @@ final class DeltaWriteResultAggregator
 
   @Override
   public void prepareSnapshotPreBarrier(long checkpointId) {
+    // A checkpoint without rows still gets its (empty) committable, so that the committer can tell
+    // an idle sink from a stalled one.
+    pending.computeIfAbsent(checkpointId, id -> new ArrayList<>());
     emitUpTo(checkpointId);
   }
 

@@ -139,6 +139,32 @@ class DeltaCommitterTest {
     assertRows(4);
   }
 
+  @Test
+  void aCheckpointWithoutRowsCountsAsCaughtUpWithoutANewVersion() throws Exception {
+    ManualClock clock = new ManualClock();
+    RecordedMetrics metrics = new RecordedMetrics();
+    try (DeltaCommitter committer = committer(metrics, clock)) {
+      committer.commit(List.of(request(1, 1)));
+      clock.advanceSeconds(30);
+      assertThat(metrics.gauge("elapsedSecondsSinceLastSuccessfulCommit")).isEqualTo(30);
+
+      RecordedCommitRequest idle = emptyRequest(2);
+      committer.commit(List.of(idle));
+      assertThat(idle.signals()).isEmpty();
+      assertThat(metrics.gauge("elapsedSecondsSinceLastSuccessfulCommit")).isZero();
+      assertThat(metrics.gauge("lastCommittedVersion")).isEqualTo(1);
+
+      // A stalled sink: checkpoints complete, their commits fail.
+      faults.arm(Fault.FAIL_FOR_GOOD);
+      clock.advanceSeconds(45);
+      assertThatThrownBy(() -> committer.commit(List.of(request(3, 3))))
+          .isInstanceOf(IllegalStateException.class);
+      assertThat(metrics.gauge("elapsedSecondsSinceLastSuccessfulCommit")).isEqualTo(45);
+    }
+    assertThat(DeltaTableReader.version(path)).isEqualTo(1);
+    assertRows(1);
+  }
+
   private DeltaCommitter committer(OptionalLong restoredCheckpoint) {
     return new DeltaCommitter(
         config,
@@ -146,6 +172,18 @@ class DeltaCommitterTest {
         new DeltaCommitterMetrics(
             new UnregisteredMetricsGroup(), config.tableName(), Clock.systemUTC()),
         true);
+  }
+
+  private DeltaCommitter committer(RecordedMetrics metrics, Clock clock) {
+    return new DeltaCommitter(
+        config,
+        OptionalLong.empty(),
+        new DeltaCommitterMetrics(metrics, config.tableName(), clock),
+        true);
+  }
+
+  private static RecordedCommitRequest emptyRequest(long checkpoint) {
+    return new RecordedCommitRequest(new DeltaCommittable(APP, checkpoint, DataFiles.empty()));
   }
 
   private RecordedCommitRequest request(long checkpoint, long... ids) throws Exception {

@@ -59,6 +59,21 @@ class DeltaWriteResultAggregatorTest {
   }
 
   @Test
+  void aCheckpointWithoutResultsGetsAnEmptyCommittable() throws Exception {
+    try (var harness = harness(config(new Configuration()))) {
+      harness.open();
+      harness.prepareSnapshotPreBarrier(1);
+      harness.processElement(result(2, 0, file("b", 1)));
+      harness.prepareSnapshotPreBarrier(2);
+      harness.prepareSnapshotPreBarrier(3);
+
+      List<DeltaCommittable> out = committables(harness);
+      assertThat(out).extracting(DeltaCommittable::checkpointId).containsExactly(1L, 2L, 3L);
+      assertThat(out).extracting(c -> c.files().size()).containsExactly(0, 1, 0);
+    }
+  }
+
+  @Test
   void theEndOfInputEmitsEveryPendingCheckpointInOrder() throws Exception {
     try (var harness = harness(config(new Configuration()))) {
       harness.open();

@@ -67,20 +67,39 @@ public final class DeltaTableReader {
     return TableManager.loadSnapshot(path).build(engine).getVersion();
   }
 
+  /** The version of the table's newest Delta checkpoint file, or -1 without one. */
+  public static long lastCheckpointVersion(String path) {
+    java.io.File log = new java.io.File(java.net.URI.create(path).getPath(), "_delta_log");
+    String[] names = log.list((dir, name) -> name.matches("\\d{20}\\.checkpoint\\.parquet"));
+    long latest = -1;
+    for (String name : names == null ? new String[0] : names) {
+      latest = Math.max(latest, Long.parseLong(name.substring(0, 20)));
+    }
+    return latest;
+  }
+
   /** The number of data files in the table's latest version. */
   public static long fileCount(String path) {
+    return files(path).size();
+  }
+
+  /** The bytes of the data files in the table's latest version, as their {@code add} records. */
+  public static long fileBytes(String path) {
+    return files(path).stream().mapToLong(io.delta.kernel.utils.FileStatus::getSize).sum();
+  }
+
+  private static List<io.delta.kernel.utils.FileStatus> files(String path) {
     Engine engine =
         DefaultEngine.create(
             io.github.flinkdelta.core.storage.HadoopConfigurations.of(java.util.Map.of()));
     Snapshot snapshot = TableManager.loadSnapshot(path).build(engine);
-    long files = 0;
+    List<io.delta.kernel.utils.FileStatus> files = new java.util.ArrayList<>();
     try (CloseableIterator<FilteredColumnarBatch> batches =
         snapshot.getScanBuilder().build().getScanFiles(engine)) {
       while (batches.hasNext()) {
         try (CloseableIterator<Row> rows = batches.next().getRows()) {
           while (rows.hasNext()) {
-            rows.next();
-            files++;
+            files.add(io.delta.kernel.internal.InternalScanFileUtils.getAddFileStatus(rows.next()));
           }
         }
       }
