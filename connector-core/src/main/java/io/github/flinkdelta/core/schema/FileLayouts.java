@@ -137,14 +137,19 @@ public final class FileLayouts {
         children.add(column(child, row.getTypeAt(i), path + "." + child.getName(), idMode, stats));
       }
     } else if (deltaType instanceof ArrayType array) {
+      // As for columns, the table's nullability wins: elements and values the table declares
+      // non-null ("containsNull": false, "valueContainsNull": false) refuse nulls row by row.
       LogicalType element =
-          ((org.apache.flink.table.types.logical.ArrayType) flinkType).getElementType();
+          ((org.apache.flink.table.types.logical.ArrayType) flinkType)
+              .getElementType()
+              .copy(array.containsNull());
       children.add(nested("element", array.getElementType(), element, idMode));
     } else if (deltaType instanceof MapType map) {
       org.apache.flink.table.types.logical.MapType flinkMap =
           (org.apache.flink.table.types.logical.MapType) flinkType;
       children.add(nested("key", map.getKeyType(), flinkMap.getKeyType().copy(false), idMode));
-      children.add(nested("value", map.getValueType(), flinkMap.getValueType(), idMode));
+      LogicalType value = flinkMap.getValueType().copy(map.isValueContainsNull());
+      children.add(nested("value", map.getValueType(), value, idMode));
     }
     return children;
   }
