@@ -107,9 +107,13 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
 
   private void committed(DeltaCommittable committable, Committed outcome, long started) {
     long durationMs = (System.nanoTime() - started) / 1_000_000;
-    // The checkpoint thread reads this snapshot while the next commit builds on it. Kernel's
-    // snapshot state is immutable, and its lazily loaded parts are single-check caches of
-    // immutable values: the two threads can at worst both load one, never see a broken one.
+    // The checkpoint thread reads this snapshot while the next commit builds on it. In Kernel 4.4
+    // a snapshot's version, protocol, metadata and committer are final fields; its lazily loaded
+    // parts (log segment, CRC, domain metadata) sit in Kernel's Lazy, a single-check cache that
+    // stores an Optional (whose value field is final, so it publishes the loaded value safely),
+    // and their loaders only read the log through the engine passed in. Two threads can at worst
+    // both load one part, never see a broken one; the checkpoint thread has an engine of its own.
+    // DeltaCheckpointsTest.checkpointsOfTheSnapshotTheNextCommitBuildsOnHoldExactlyTheirVersion.
     checkpoints.committed(table.snapshot());
     long records = committable.files().numRecords();
     metrics.committed(outcome, durationMs, committable.files().size(), records);

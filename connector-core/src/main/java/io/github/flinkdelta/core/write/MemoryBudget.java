@@ -1,15 +1,20 @@
 package io.github.flinkdelta.core.write;
 
+import java.util.concurrent.atomic.AtomicLong;
+
 /**
  * The heap one writer's open files and held rows take, counted against a limit. Each holder of
  * memory owns a {@link Share} and reports its size through it; the budget keeps the sum.
  *
- * <p>Not thread-safe: one writer owns one budget.
+ * <p>One writer thread owns a budget; {@link #usedBytes()} may also be read from others (a metric
+ * reporter), which see a recent value.
  */
 final class MemoryBudget {
 
   private final long limitBytes;
-  private long usedBytes;
+
+  /** Written only by the owner, with release semantics: a plain store on x86, not a fence. */
+  private final AtomicLong usedBytes = new AtomicLong();
 
   MemoryBudget(long limitBytes) {
     if (limitBytes <= 0) {
@@ -23,13 +28,13 @@ final class MemoryBudget {
     return new Share();
   }
 
-  /** The bytes all shares hold together. */
+  /** The bytes all shares hold together; safe to read from any thread. */
   long usedBytes() {
-    return usedBytes;
+    return usedBytes.get();
   }
 
   boolean exceeded() {
-    return usedBytes > limitBytes;
+    return usedBytes.getPlain() > limitBytes;
   }
 
   /**
@@ -37,7 +42,7 @@ final class MemoryBudget {
    * budget is not paid for with one shrink per row.
    */
   boolean shrunkEnough() {
-    return usedBytes <= limitBytes / 10 * 9;
+    return usedBytes.getPlain() <= limitBytes / 10 * 9;
   }
 
   /** One holder's part of the budget. */
@@ -52,7 +57,7 @@ final class MemoryBudget {
 
     /** The holder now takes {@code newBytes}. */
     void resize(long newBytes) {
-      usedBytes += newBytes - bytes;
+      usedBytes.lazySet(usedBytes.getPlain() + newBytes - bytes);
       bytes = newBytes;
     }
 

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.hadoop.conf.Configuration;
@@ -47,6 +48,9 @@ public final class PartitionedDataWriter implements AutoCloseable {
   private DataFiles.Builder completed = DataFiles.builder();
   private OpenDataFile unpartitioned;
   private long fileCounter;
+
+  /** {@link #openFiles} plus {@link #unpartitioned}, for readers on other threads (metrics). */
+  private final AtomicInteger openFileCount = new AtomicInteger();
 
   /**
    * @param tableRoot the table's root directory
@@ -87,6 +91,7 @@ public final class PartitionedDataWriter implements AutoCloseable {
     if (!layout.isPartitioned()) {
       if (unpartitioned == null) {
         unpartitioned = open(null);
+        openFilesChanged();
       }
       write(null, unpartitioned, row);
       return;
@@ -105,6 +110,7 @@ public final class PartitionedDataWriter implements AutoCloseable {
       key = key.copy();
       file = open(key);
       openFiles.put(key, file);
+      openFilesChanged();
       write(key, file, row);
     }
   }
@@ -128,6 +134,7 @@ public final class PartitionedDataWriter implements AutoCloseable {
     OpenDataFile file = fileOfHeldRows(key);
     if (file.numRecords() < options.maxRowsPerFile()) {
       openFiles.put(key, file);
+      openFilesChanged();
       file.measure();
     } else {
       completed.add(file.finish());
@@ -161,13 +168,18 @@ public final class PartitionedDataWriter implements AutoCloseable {
     return files;
   }
 
+  /** The files open now; safe to read from any thread. */
   public int openFileCount() {
-    return openFiles.size() + (unpartitioned == null ? 0 : 1);
+    return openFileCount.get();
+  }
+
+  private void openFilesChanged() {
+    openFileCount.lazySet(openFiles.size() + (unpartitioned == null ? 0 : 1));
   }
 
   /**
    * The memory held by the budget's measure: the open files' encoded, unflushed bytes plus a fixed
-   * overhead per open file, and the estimated size of held rows.
+   * overhead per open file, and the estimated size of held rows. Safe to read from any thread.
    */
   public long bufferedBytes() {
     return budget.usedBytes();
@@ -182,6 +194,7 @@ public final class PartitionedDataWriter implements AutoCloseable {
     }
     openFiles.values().forEach(OpenDataFile::abandon);
     openFiles.clear();
+    openFilesChanged();
     if (heldRows != null) {
       heldRows.clear();
     }
@@ -212,6 +225,7 @@ public final class PartitionedDataWriter implements AutoCloseable {
     } else {
       openFiles.remove(key);
     }
+    openFilesChanged();
     completed.add(file.finish());
   }
 

@@ -141,7 +141,7 @@ class DeltaCheckpointsTest {
                     .getParquetHandler()
                     .writeParquetFileAtomically(
                         "file:" + target, failingAfterOne(kernel, path, files)))
-        .isNotNull();
+        .hasStackTraceContaining("storage failed mid-write");
     assertThat(Path.of(target)).exists();
     Files.delete(Path.of(target));
     Files.deleteIfExists(
@@ -154,10 +154,68 @@ class DeltaCheckpointsTest {
                     .getParquetHandler()
                     .writeParquetFileAtomically(
                         "file:" + target, failingAfterOne(kernel, path, files)))
-        .isNotNull();
+        .hasStackTraceContaining("storage failed mid-write");
     assertThat(Path.of(target)).doesNotExist();
     assertThat(logFiles()).noneMatch(name -> name.contains(".checkpoint.parquet"));
     assertThat(TableManager.loadSnapshot(path).build(kernel).getVersion()).isZero();
+  }
+
+  /**
+   * The committer hands each commit's snapshot to the checkpoint thread and builds the next commit
+   * on that same snapshot, so two threads use one Kernel snapshot at once. Every checkpoint written
+   * that way holds exactly the files and transaction of its version.
+   */
+  @Test
+  void checkpointsOfTheSnapshotTheNextCommitBuildsOnHoldExactlyTheirVersion() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    Configuration conf = HadoopConfigurations.of(Map.of());
+    TestTables.create(path, conf, TYPE, List.of(), Map.of()).close();
+    int versions = 30;
+    List<List<Object>> expected = new ArrayList<>();
+    try (DeltaTable table = TestTables.open(path, conf);
+        DeltaCheckpoints checkpoints = table.checkpoints(1)) {
+      for (long v = 1; v <= versions; v++) {
+        List<DataFile> files = TestTables.writeFiles(path, TYPE, List.of(), List.of(row(v)));
+        TestTables.committed(table.commit("app", v, files));
+        // No wait: the next commit builds on this snapshot while it is checkpointed.
+        checkpoints.committed(table.snapshot());
+        expected.add(List.of(v));
+      }
+      long deadline = System.nanoTime() + 60_000_000_000L;
+      while (checkpoints.latestCheckpointVersion() < versions && System.nanoTime() < deadline) {
+        checkpoints.committed(table.snapshot());
+        Thread.sleep(20);
+      }
+      assertThat(checkpoints.latestCheckpointVersion()).isEqualTo(versions);
+    }
+
+    List<Long> written = new ArrayList<>();
+    for (String name : logFiles()) {
+      if (name.endsWith(".checkpoint.parquet")) {
+        written.add(Long.parseLong(name.substring(0, 20)));
+      }
+    }
+    assertThat(written).hasSizeGreaterThan(1);
+    for (long version : written) {
+      assertThat(
+              checkpointColumn(
+                  path, version, "add", "path", io.delta.kernel.types.StringType.STRING))
+          .as("files in the checkpoint of version %d", version)
+          .hasSize((int) version);
+      assertThat(
+              checkpointColumn(
+                  path, version, "txn", "version", io.delta.kernel.types.LongType.LONG))
+          .as("transaction in the checkpoint of version %d", version)
+          .containsExactly(version);
+    }
+    for (long v = 0; v < versions; v++) {
+      Files.delete(dir.resolve(String.format("t/_delta_log/%020d.json", v)));
+    }
+    assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  private static GenericRowData row(long id) {
+    return GenericRowData.of(id);
   }
 
   /** Batches read from the table's data files; the second request for a batch fails. */
@@ -220,21 +278,22 @@ class DeltaCheckpointsTest {
     return expected;
   }
 
-  /**
-   * The log segment of the snapshot an open table holds after committing versions 1 to 9 of a new
-   * table, with a Delta checkpoint every 4 and, if asked, a reload after each.
-   */
   /** The versions of the checkpoint metadata actions in the checkpoint of {@code version}. */
   private List<Long> checkpointMetadataVersions(String path, long version) throws Exception {
+    return checkpointColumn(
+        path, version, "checkpointMetadata", "version", io.delta.kernel.types.LongType.LONG);
+  }
+
+  /** The non-null values of {@code action.field} in the checkpoint of {@code version}. */
+  private <T> List<T> checkpointColumn(
+      String path, long version, String action, String field, io.delta.kernel.types.DataType type)
+      throws Exception {
     Engine kernel = DefaultEngine.create(HadoopConfigurations.of(Map.of()));
     Path file = dir.resolve(String.format("t/_delta_log/%020d.checkpoint.parquet", version));
     io.delta.kernel.types.StructType schema =
         new io.delta.kernel.types.StructType()
-            .add(
-                "checkpointMetadata",
-                new io.delta.kernel.types.StructType()
-                    .add("version", io.delta.kernel.types.LongType.LONG));
-    List<Long> versions = new ArrayList<>();
+            .add(action, new io.delta.kernel.types.StructType().add(field, type));
+    List<T> values = new ArrayList<>();
     try (var read =
         kernel
             .getParquetHandler()
@@ -248,12 +307,19 @@ class DeltaCheckpointsTest {
         var vector = read.next().getData().getColumnVector(0);
         for (int row = 0; row < vector.getSize(); row++) {
           if (!vector.isNullAt(row)) {
-            versions.add(vector.getChild(0).getLong(row));
+            var child = vector.getChild(0);
+            @SuppressWarnings("unchecked")
+            T value =
+                (T)
+                    (type instanceof io.delta.kernel.types.LongType
+                        ? (Object) child.getLong(row)
+                        : child.getString(row));
+            values.add(value);
           }
         }
       }
     }
-    return versions;
+    return values;
   }
 
   /** With the commits before it and the earlier checkpoint gone, only checkpoint 8 can serve. */
