@@ -14,6 +14,10 @@ import org.apache.hadoop.conf.Configuration;
  * context class loader. In a Flink task the latter is the job's user-code class loader, which is
  * closed when the job ends or fails over, while file systems cached JVM-wide (such as those of
  * Unity Catalog's credential-scoped file system) keep the configuration they were created with.
+ *
+ * <p>Object stores' file systems are shared only by configurations of equal options ({@link
+ * StorageScopes}), not JVM-wide per bucket as Hadoop's cache would: two tables on one bucket with
+ * different endpoints or keys each get their own.
  */
 @Internal
 public final class HadoopConfigurations {
@@ -33,6 +37,7 @@ public final class HadoopConfigurations {
     // is put-if-absent across writers.
     conf.set(LOCAL_LOG_STORE, AtomicLocalLogStore.class.getName());
     options.forEach(conf::set);
+    StorageScopes.scope(conf, options);
     return conf;
   }
 }

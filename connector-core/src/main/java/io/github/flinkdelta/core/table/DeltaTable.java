@@ -10,6 +10,7 @@ import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.checkpoint.DeltaCheckpoints;
 import io.github.flinkdelta.core.schema.FileLayouts;
 import io.github.flinkdelta.core.schema.SchemaChanges;
+import io.github.flinkdelta.core.storage.StorageScopes;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileLayout;
 import java.util.List;
@@ -31,9 +32,15 @@ public final class DeltaTable implements AutoCloseable {
   private final Configuration storageConf;
   private final SnapshotCache snapshots;
   private final TableCommitter committer;
+  private final StorageScopes.Lease storage;
 
-  private DeltaTable(TableLocator locator, Configuration hadoopConf, int maxCommitRetries) {
+  private DeltaTable(
+      TableLocator locator,
+      Configuration hadoopConf,
+      int maxCommitRetries,
+      StorageScopes.Lease storage) {
     this.locator = locator;
+    this.storage = storage;
     this.storageConf = locator.storageConf(hadoopConf);
     Engine engine = DefaultEngine.create(storageConf);
     this.snapshots = new SnapshotCache(engine, locator.snapshots(storageConf));
@@ -49,20 +56,27 @@ public final class DeltaTable implements AutoCloseable {
    */
   public static DeltaTable open(TableRequest request) {
     TableReference reference = request.table();
-    TableLocator locator =
-        reference
-            .find(request.hadoopConf())
-            .orElseGet(
-                () -> {
-                  TableDefinition definition =
-                      request
-                          .createIfMissing()
-                          .orElseThrow(
-                              () ->
-                                  new IllegalStateException(TableErrors.tableNotFound(reference)));
-                  return reference.create(request.hadoopConf(), definition);
-                });
-    return new DeltaTable(locator, request.hadoopConf(), request.maxCommitRetries());
+    StorageScopes.Lease storage = StorageScopes.lease(request.hadoopConf());
+    try {
+      TableLocator locator =
+          reference
+              .find(request.hadoopConf())
+              .orElseGet(
+                  () -> {
+                    TableDefinition definition =
+                        request
+                            .createIfMissing()
+                            .orElseThrow(
+                                () ->
+                                    new IllegalStateException(
+                                        TableErrors.tableNotFound(reference)));
+                    return reference.create(request.hadoopConf(), definition);
+                  });
+      return new DeltaTable(locator, request.hadoopConf(), request.maxCommitRetries(), storage);
+    } catch (RuntimeException e) {
+      storage.close();
+      throw e;
+    }
   }
 
   /** The table as messages name it. */
@@ -153,6 +167,10 @@ public final class DeltaTable implements AutoCloseable {
 
   @Override
   public void close() {
-    snapshots.close();
+    try {
+      snapshots.close();
+    } finally {
+      storage.close();
+    }
   }
 }

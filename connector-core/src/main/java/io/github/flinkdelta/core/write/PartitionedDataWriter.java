@@ -3,6 +3,7 @@ package io.github.flinkdelta.core.write;
 import io.github.flinkdelta.core.parquet.DataFileWriter;
 import io.github.flinkdelta.core.parquet.DictionaryChoices;
 import io.github.flinkdelta.core.parquet.NullValueException;
+import io.github.flinkdelta.core.storage.StorageScopes;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -52,6 +53,8 @@ public final class PartitionedDataWriter implements AutoCloseable {
   /** {@link #openFiles} plus {@link #unpartitioned}, for readers on other threads (metrics). */
   private final AtomicInteger openFileCount = new AtomicInteger();
 
+  private final StorageScopes.Lease storage;
+
   /**
    * @param tableRoot the table's root directory
    * @param filePrefix starts every file name; it must be unique to this writer instance
@@ -84,6 +87,7 @@ public final class PartitionedDataWriter implements AutoCloseable {
                 .map(copier -> new HeldRowBuffer(copier, budget, options.maxRowsPerFile()))
                 .orElse(null)
             : null;
+    this.storage = StorageScopes.lease(conf);
   }
 
   /** Writes one row into its partition's open file, or holds it until the partition has one. */
@@ -199,6 +203,7 @@ public final class PartitionedDataWriter implements AutoCloseable {
       heldRows.clear();
     }
     completed.close();
+    storage.close();
   }
 
   private OpenDataFile open(PartitionKey key) throws IOException {
