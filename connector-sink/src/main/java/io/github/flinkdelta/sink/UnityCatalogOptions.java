@@ -30,7 +30,10 @@ public final class UnityCatalogOptions {
       ConfigOptions.key("uc.token")
           .stringType()
           .noDefaultValue()
-          .withDescription("Bearer token for the Unity Catalog server. Masked in Flink's output.");
+          .withDescription(
+              "Bearer token for the Unity Catalog server. Masked in Flink's output. Given as"
+                  + " ${env.NAME}, it is read from environment variable NAME on each process that"
+                  + " uses it, and only the name travels in the job graph.");
 
   public static final ConfigOption<String> OAUTH_TOKEN_URI =
       ConfigOptions.key("uc.oauth.token-uri")
@@ -51,7 +54,8 @@ public final class UnityCatalogOptions {
           .stringType()
           .noDefaultValue()
           .withDescription(
-              "OAuth client secret, with 'uc.oauth.token-uri'. Masked in Flink's output.");
+              "OAuth client secret, with 'uc.oauth.token-uri'. Masked in Flink's output; ${env.NAME}"
+                  + " reads it from environment variable NAME, as for 'uc.token'.");
 
   public static final ConfigOption<String> OAUTH_SCOPE =
       ConfigOptions.key("uc.oauth.scope")
@@ -121,7 +125,7 @@ public final class UnityCatalogOptions {
     }
     UnityCatalogConnection.Auth auth;
     if (!oauth) {
-      auth = new UnityCatalogConnection.StaticToken(Secret.of(token.orElse("")));
+      auth = new UnityCatalogConnection.StaticToken(Secret.parse(token.orElse("")));
     } else if (tokenUri.isEmpty() || clientId.isEmpty() || clientSecret.isEmpty()) {
       throw new IllegalArgumentException(
           String.format(
@@ -132,7 +136,7 @@ public final class UnityCatalogOptions {
           new UnityCatalogConnection.OAuthClientCredentials(
               java.net.URI.create(tokenUri.get()),
               clientId.get(),
-              Secret.of(clientSecret.get()),
+              Secret.parse(clientSecret.get()),
               options.getOptional(OAUTH_SCOPE).orElse(null));
     }
     return new UnityCatalogConnection(

@@ -25,9 +25,12 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.client.program.ClusterClient;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.InjectClusterClient;
+import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -101,6 +104,76 @@ class SecretsITCase {
         .doesNotContain(TOKEN)
         .doesNotContain(STORAGE_SECRET);
     assertNotInFiles(Path.of(URI.create(savepoint)), TOKEN, STORAGE_SECRET);
+  }
+
+  /**
+   * Secrets given by value travel in the job graph (the README says so); given by reference ({@code
+   * ${env.NAME}}) only the variable's name does, and the tasks read the value where they run: the
+   * catalog, which refuses any other token, accepts the job's commits.
+   */
+  @Test
+  void secretsGivenByReferenceStayOutOfTheJobGraph() throws Exception {
+    String token = System.getenv("FLINK_DELTA_TEST_UC_TOKEN");
+    String storageSecret = System.getenv("FLINK_DELTA_TEST_STORAGE_SECRET");
+    assertThat(token).as("set by the build for this test").isNotBlank();
+    assertThat(storageSecret).isNotBlank();
+    try (UnityCatalogServer server =
+        UnityCatalogServer.builder()
+            .token(token)
+            .storageRoot(dir.resolve("storage").toUri())
+            .build()
+            .start()) {
+      String byReference =
+          "'uc.token' = '${env.FLINK_DELTA_TEST_UC_TOKEN}',"
+              + " 'hadoop.fs.s3a.secret.key' = '${env.FLINK_DELTA_TEST_STORAGE_SECRET}'";
+      String byValue =
+          "'uc.token' = '" + token + "', 'hadoop.fs.s3a.secret.key' = '" + storageSecret + "'";
+
+      assertThat(jobGraph(server, "by_reference", byReference))
+          .contains("FLINK_DELTA_TEST_UC_TOKEN")
+          .doesNotContain(token)
+          .doesNotContain(storageSecret);
+      assertThat(jobGraph(server, "by_value", byValue)).contains(token).contains(storageSecret);
+
+      tables(FLINK.job().checkpointEveryMillis(200).env(), server, "by_reference", byReference)
+          .executeSql("INSERT INTO t SELECT * FROM gen")
+          .await(2, TimeUnit.MINUTES);
+      assertThat(
+              CatalogReads.rows(
+                  new UnityCatalogConnection(server.uri(), Secret.of(token)),
+                  "main.default.by_reference"))
+          .hasSize(500);
+    }
+  }
+
+  /** The bytes of the job graph of an insert into table {@code name}, as a client submits it. */
+  private static String jobGraph(UnityCatalogServer server, String name, String secrets)
+      throws Exception {
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(200).env();
+    tables(env, server, name, secrets)
+        .createStatementSet()
+        .addInsertSql("INSERT INTO t SELECT * FROM gen")
+        .attachAsDataStream();
+    JobGraph graph = env.getStreamGraph().getJobGraph();
+    return new String(InstantiationUtil.serializeObject(graph), StandardCharsets.ISO_8859_1);
+  }
+
+  private static StreamTableEnvironment tables(
+      StreamExecutionEnvironment env, UnityCatalogServer server, String name, String secrets) {
+    StreamTableEnvironment sql = StreamTableEnvironment.create(env);
+    sql.executeSql(
+        "CREATE TEMPORARY TABLE gen (id BIGINT, bucket INT) WITH ('connector' = 'datagen',"
+            + " 'number-of-rows' = '500', 'rows-per-second' = '1000')");
+    sql.executeSql(
+        "CREATE TEMPORARY TABLE t (id BIGINT, bucket INT) WITH ('connector' = 'delta', 'uc.uri' ="
+            + " '"
+            + server.uri()
+            + "', 'uc.table' = 'main.default."
+            + name
+            + "', "
+            + secrets
+            + ")");
+    return sql;
   }
 
   /** The job's configuration, plan, and every vertex's metric names and values. */
