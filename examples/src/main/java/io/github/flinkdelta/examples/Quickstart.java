@@ -36,7 +36,8 @@ import org.apache.flink.table.types.logical.VarCharType;
  * <p>Arguments: {@code [storage-directory] [rows] [rows-per-second]}; by default a new directory
  * under the system temp directory, 20,000 rows, 2,000 rows per second. With {@code UC_URI} set (and
  * {@code UC_TOKEN}, {@code UC_CATALOG}, {@code UC_SCHEMA}), it writes a new managed table of that
- * Unity Catalog instead of the embedded one.
+ * Unity Catalog instead of the embedded one; {@code UC_COMMIT_API} ({@code AUTO}, the default,
+ * {@code DELTA_V1} or {@code LEGACY}) chooses the catalog API that ratifies its commits.
  */
 public final class Quickstart {
 
@@ -74,6 +75,8 @@ public final class Quickstart {
       run(
           URI.create(external),
           System.getenv().getOrDefault("UC_TOKEN", ""),
+          UnityCatalogConnection.CommitApi.valueOf(
+              System.getenv().getOrDefault("UC_COMMIT_API", "AUTO")),
           table,
           rows,
           perSecond);
@@ -81,14 +84,28 @@ public final class Quickstart {
     }
     try (UnityCatalogServer catalog =
         UnityCatalogServer.builder().storageRoot(dir.resolve("storage")).build().start()) {
-      run(catalog.uri(), TOKEN, "main.default.clicks", rows, perSecond);
+      run(
+          catalog.uri(),
+          TOKEN,
+          UnityCatalogConnection.CommitApi.AUTO,
+          "main.default.clicks",
+          rows,
+          perSecond);
     }
   }
 
   /** Streams {@code rows} click events into {@code table}, then reads them back. */
-  private static void run(URI catalog, String token, String table, long rows, double perSecond)
+  private static void run(
+      URI catalog,
+      String token,
+      UnityCatalogConnection.CommitApi commitApi,
+      String table,
+      long rows,
+      double perSecond)
       throws Exception {
-    UnityCatalogConnection connection = new UnityCatalogConnection(catalog, Secret.of(token));
+    UnityCatalogConnection connection =
+        new UnityCatalogConnection(
+            catalog, new UnityCatalogConnection.StaticToken(Secret.of(token)), commitApi);
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(2);

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.BeforeEach;
 /**
  * The contract against a real Unity Catalog endpoint named by {@code UC_URI}, {@code UC_TOKEN},
  * {@code UC_CATALOG} and {@code UC_SCHEMA}; skipped, saying why, when they are unset. The catalog's
- * storage must be reachable from this machine with the vended credentials.
+ * storage must be reachable from this machine with the vended credentials. {@code UC_COMMIT_API}
+ * ({@code AUTO}, the default, {@code DELTA_V1} or {@code LEGACY}) chooses the commit API.
  */
 class UnityCatalogContractOnEndpointITCase extends UnityCatalogContract {
 
@@ -32,7 +33,10 @@ class UnityCatalogContractOnEndpointITCase extends UnityCatalogContract {
   @Override
   UnityCatalogConnection connection() {
     return new UnityCatalogConnection(
-        URI.create(System.getenv("UC_URI")), Secret.of(System.getenv("UC_TOKEN")));
+        URI.create(System.getenv("UC_URI")),
+        new UnityCatalogConnection.StaticToken(Secret.of(System.getenv("UC_TOKEN"))),
+        UnityCatalogConnection.CommitApi.valueOf(
+            System.getenv().getOrDefault("UC_COMMIT_API", "AUTO")));
   }
 
   @Override

@@ -66,6 +66,9 @@ final class AccessControl {
       GenerateTemporaryTableCredential ask = request.body(GenerateTemporaryTableCredential.class);
       return ask.getOperation() != TableOperation.READ;
     }
+    if (request.endpoint().startsWith("HEAD ")) {
+      return false;
+    }
     if (request.endpoint().startsWith("GET ")) {
       return "READ_WRITE".equalsIgnoreCase(request.query("operation"));
     }

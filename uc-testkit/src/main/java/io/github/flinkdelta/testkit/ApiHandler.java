@@ -1,6 +1,7 @@
 package io.github.flinkdelta.testkit;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import java.io.IOException;
@@ -77,8 +78,17 @@ final class ApiHandler implements HttpHandler {
       String relative = path.substring(UnityCatalogServer.API_BASE.length());
       String method = exchange.getRequestMethod();
       Routes.Match match = routes.match(method, relative);
+      if (match == null && method.equals("HEAD")) {
+        // As the real server does, HEAD of a path served by GET alone is that GET without body.
+        match = routes.match("GET", relative);
+      }
       if (match == null) {
-        send(exchange, error(404, "NOT_FOUND", "No such endpoint: " + method + " " + relative));
+        // The real server's HTTP layer answers these itself, in plain text.
+        send(
+            exchange,
+            routes.servesPath(relative)
+                ? plain(405, "Method Not Allowed")
+                : plain(404, "Not Found"));
         return;
       }
       String endpoint = match.route().endpoint();
@@ -135,7 +145,7 @@ final class ApiHandler implements HttpHandler {
   private ApiResponse applyHoldingTheLock(Routes.Route route, ApiRequest request) {
     try {
       Object result = route.handler().apply(request);
-      if (!route.endpoint().startsWith("GET")) {
+      if (!route.endpoint().startsWith("GET") && !route.endpoint().startsWith("HEAD")) {
         afterChange.save();
       }
       if (result instanceof ApiResponse response) {
@@ -163,27 +173,44 @@ final class ApiHandler implements HttpHandler {
     }
   }
 
-  /** The UC Delta API's error body: {@code {"error":{"message","type","code","stack"}}}. */
+  /**
+   * The UC Delta API's error body: {@code {"error":{"message","type","code","stack":null}}}. A JSON
+   * tree keeps the explicit null that the server's mapper would leave out of a map.
+   */
   private ApiResponse deltaError(int status, String type, String message) {
-    Map<String, Object> error = new HashMap<>();
-    error.put("message", message);
-    error.put("type", type);
-    error.put("code", status);
-    error.put("stack", null);
+    ObjectNode body = mapper.createObjectNode();
+    body.putObject("error")
+        .put("message", message)
+        .put("type", type)
+        .put("code", status)
+        .putNull("stack");
     try {
-      return new ApiResponse(
-          status, "application/json", mapper.writeValueAsBytes(Map.of("error", error)));
+      return new ApiResponse(status, "application/json", mapper.writeValueAsBytes(body));
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
   }
 
+  /** The plain-text answer of the real server's HTTP layer, e.g. to a method a path lacks. */
+  private static ApiResponse plain(int status, String description) {
+    return new ApiResponse(
+        status,
+        "text/plain; charset=utf-8",
+        ("Status: " + status + "\nDescription: " + description + "\n")
+            .getBytes(StandardCharsets.UTF_8));
+  }
+
   private static void send(HttpExchange exchange, ApiResponse response) throws IOException {
     exchange.getResponseHeaders().set("Content-Type", response.contentType());
-    exchange.sendResponseHeaders(
-        response.status(), response.body().length == 0 ? -1 : response.body().length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(response.body());
+    boolean bodiless =
+        response.body().length == 0
+            || response.status() == 204
+            || exchange.getRequestMethod().equals("HEAD");
+    exchange.sendResponseHeaders(response.status(), bodiless ? -1 : response.body().length);
+    if (!bodiless) {
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(response.body());
+      }
     }
   }
 }

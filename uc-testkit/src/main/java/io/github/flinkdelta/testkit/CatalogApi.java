@@ -190,6 +190,9 @@ final class CatalogApi {
                 + TABLE_ID_PROPERTY
                 + " naming a staging table of that name");
       }
+      if (staging.committed()) {
+        throw UnityCatalogException.stagingCommitted(staging.location());
+      }
       if (!Locations.same(staging.location(), location)) {
         throw UnityCatalogException.badRequest(
             "Managed table "
@@ -197,7 +200,7 @@ final class CatalogApi {
                 + " must be created at its staging location "
                 + staging.location());
       }
-      state.staging.remove(id);
+      state.staging.put(id, staging.asCommitted());
       state.commits.put(id, new CatalogState.CommitLog());
     } else if (type == TableType.EXTERNAL) {
       id = UUID.randomUUID().toString();

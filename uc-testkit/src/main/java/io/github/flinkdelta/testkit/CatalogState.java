@@ -35,8 +35,17 @@ final class CatalogState {
       Map<String, String> properties,
       long createdAt) {}
 
-  /** A table reserved before its first version exists. */
-  record Staging(String id, String catalog, String schema, String name, String location) {}
+  /**
+   * A table reserved before its first version exists. Once a table is created from it, it is kept
+   * as {@code committed}: its credentials are still vended, but no second table can be created from
+   * it.
+   */
+  record Staging(
+      String id, String catalog, String schema, String name, String location, boolean committed) {
+    Staging asCommitted() {
+      return new Staging(id, catalog, schema, name, location, true);
+    }
+  }
 
   /**
    * A table. Tables created through the UC Delta API also keep their Delta schema, partition
@@ -117,7 +126,7 @@ final class CatalogState {
     requireNoTable(schema.catalog() + "." + schema.name() + "." + name);
     String id = UUID.randomUUID().toString();
     String location = Locations.normalize(storageRoot.resolve("tables/" + id).toString());
-    Staging staging = new Staging(id, schema.catalog(), schema.name(), name, location);
+    Staging staging = new Staging(id, schema.catalog(), schema.name(), name, location, false);
     this.staging.put(id, staging);
     return staging;
   }

@@ -10,7 +10,6 @@ import io.github.flinkdelta.testkit.CatalogState.Table;
 import io.unitycatalog.client.delta.model.DeltaAddCommitUpdate;
 import io.unitycatalog.client.delta.model.DeltaAssertEtag;
 import io.unitycatalog.client.delta.model.DeltaAssertTableUUID;
-import io.unitycatalog.client.delta.model.DeltaCatalogConfig;
 import io.unitycatalog.client.delta.model.DeltaCreateStagingTableRequest;
 import io.unitycatalog.client.delta.model.DeltaCreateTableRequest;
 import io.unitycatalog.client.delta.model.DeltaCredentialOperation;
@@ -25,6 +24,7 @@ import io.unitycatalog.client.delta.model.DeltaSetSchemaUpdate;
 import io.unitycatalog.client.delta.model.DeltaSetTableCommentUpdate;
 import io.unitycatalog.client.delta.model.DeltaStagingTableResponse;
 import io.unitycatalog.client.delta.model.DeltaStagingTableResponseRequiredProtocol;
+import io.unitycatalog.client.delta.model.DeltaStagingTableResponseSuggestedProtocol;
 import io.unitycatalog.client.delta.model.DeltaStorageCredential;
 import io.unitycatalog.client.delta.model.DeltaStorageCredentialConfig;
 import io.unitycatalog.client.delta.model.DeltaStructType;
@@ -44,9 +44,9 @@ import java.util.UUID;
 
 /**
  * The UC Delta API under {@code /delta/v1} (UC 0.5 and later) that delta-storage's {@code
- * UCDeltaTokenBasedRestClient} speaks: catalog config, staging tables and their credentials,
- * managed-table creation under the catalog's protocol contract, loading a table with its
- * unbackfilled commits, and updating it with {@code add-commit} and {@code
+ * UCDeltaTokenBasedRestClient} speaks (its configuration is {@link DeltaConfigApi}): staging tables
+ * and their credentials, managed-table creation under the catalog's protocol contract, loading a
+ * table with its unbackfilled commits, and updating it with {@code add-commit} and {@code
  * set-latest-backfilled-version} through the same {@link CommitCoordinator} as the legacy API.
  */
 final class DeltaRestApi {
@@ -68,23 +68,6 @@ final class DeltaRestApi {
     this.s3Credentials = s3Credentials;
     this.clock = clock;
     this.mapper = mapper;
-  }
-
-  Object config(ApiRequest request) {
-    String catalog = request.query("catalog");
-    if (catalog == null || !state.catalogs.containsKey(catalog)) {
-      throw UnityCatalogException.notFound("CATALOG", "Catalog not found: " + catalog);
-    }
-    return new DeltaCatalogConfig()
-        .protocolVersion("1.0")
-        .endpoints(
-            List.of(
-                "POST /v1/catalogs/{catalog}/schemas/{schema}/staging-tables",
-                "POST /v1/catalogs/{catalog}/schemas/{schema}/tables",
-                "GET /v1/catalogs/{catalog}/schemas/{schema}/tables/{table}",
-                "POST /v1/catalogs/{catalog}/schemas/{schema}/tables/{table}",
-                "GET /v1/catalogs/{catalog}/schemas/{schema}/tables/{table}/credentials",
-                "GET /v1/staging-tables/{table_id}/credentials"));
   }
 
   Object createStagingTable(ApiRequest request) {
@@ -109,7 +92,12 @@ final class DeltaRestApi {
                 .minWriterVersion(7)
                 .readerFeatures(ManagedTableContract.REQUIRED_READER_FEATURES)
                 .writerFeatures(ManagedTableContract.REQUIRED_WRITER_FEATURES))
-        .requiredProperties(required);
+        .suggestedProtocol(
+            new DeltaStagingTableResponseSuggestedProtocol()
+                .readerFeatures(ManagedTableContract.SUGGESTED_READER_FEATURES)
+                .writerFeatures(ManagedTableContract.SUGGESTED_WRITER_FEATURES))
+        .requiredProperties(required)
+        .suggestedProperties(ManagedTableContract.SUGGESTED_PROPERTIES);
   }
 
   Object createTable(ApiRequest request) {
@@ -131,12 +119,16 @@ final class DeltaRestApi {
       if (staging == null) {
         throw UnityCatalogException.notFound("TABLE", "No staging table at " + location);
       }
+      if (staging.committed()) {
+        throw UnityCatalogException.stagingCommitted(staging.location());
+      }
       id = staging.id();
       if (!id.equals(properties.get(CatalogApi.TABLE_ID_PROPERTY))) {
         throw UnityCatalogException.badRequest(
             "Property " + CatalogApi.TABLE_ID_PROPERTY + " must be the staging table id " + id);
       }
-      state.staging.remove(id);
+      // The staging table stays, used up: its credentials are still vended.
+      state.staging.put(id, staging.asCommitted());
       state.commits.put(id, new CommitLog());
     } else {
       id = UUID.randomUUID().toString();
@@ -153,7 +145,9 @@ final class DeltaRestApi {
             Locations.normalize(location),
             List.of(),
             create.getComment(),
-            properties,
+            Map.copyOf(
+                DeltaTableProperties.created(
+                    properties, create.getProtocol(), create.getLastCommitTimestampMs())),
             now,
             now,
             create.getColumns() == null ? null : mapper.valueToTree(create.getColumns()),
@@ -236,6 +230,7 @@ final class DeltaRestApi {
         metadataChanged = true;
       } else if (change instanceof DeltaSetProtocolUpdate set) {
         protocol = mapper.valueToTree(set.getProtocol());
+        DeltaTableProperties.replaceProtocol(properties, set.getProtocol());
         metadataChanged = true;
       }
     }
@@ -255,12 +250,29 @@ final class DeltaRestApi {
       CommitCoordinator.apply(table, log, commit, backfilled);
     }
     if (metadataChanged) {
+      if (commit != null) {
+        DeltaTableProperties.stampCommit(properties, commit.version(), commit.timestamp());
+      }
       table =
           table.withMetadata(
               Map.copyOf(properties), columns, partitions, comment, protocol, clock.millis());
       state.tables.put(table.fullName(), table);
     }
     return load(table);
+  }
+
+  /** {@code HEAD} of a table: 204 when it exists. */
+  Object tableExists(ApiRequest request) {
+    table(request);
+    return ApiResponse.noContent();
+  }
+
+  /** {@code DELETE} of a table: 204, and the table and its commit log are gone. */
+  Object deleteTable(ApiRequest request) {
+    Table table = table(request);
+    state.tables.remove(table.fullName());
+    state.commits.remove(table.id());
+    return ApiResponse.noContent();
   }
 
   Object tableCredentials(ApiRequest request) {
@@ -305,7 +317,13 @@ final class DeltaRestApi {
             .createdTime(table.createdAt())
             .updatedTime(table.updatedAt())
             .partitionColumns(new ArrayList<>(table.partitionColumns()))
-            .properties(new HashMap<>(table.properties()));
+            .properties(new HashMap<>(table.properties()))
+            .lastCommitVersion(
+                DeltaTableProperties.longValue(
+                    table.properties(), DeltaTableProperties.LAST_UPDATE_VERSION))
+            .lastCommitTimestampMs(
+                DeltaTableProperties.longValue(
+                    table.properties(), DeltaTableProperties.LAST_COMMIT_TIMESTAMP));
     if (table.deltaColumns() != null) {
       metadata.columns(mapper.convertValue(table.deltaColumns(), DeltaStructType.class));
     }

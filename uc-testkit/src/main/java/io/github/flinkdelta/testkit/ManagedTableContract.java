@@ -3,6 +3,8 @@ package io.github.flinkdelta.testkit;
 import io.unitycatalog.client.delta.model.DeltaCreateTableRequest;
 import io.unitycatalog.client.delta.model.DeltaProtocol;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -30,7 +32,31 @@ final class ManagedTableContract {
           "delta.checkpoint.writeStatsAsStruct", "true",
           "delta.checkpoint.writeStatsAsJson", "true");
 
+  /** The features a staging table's answer suggests, beyond the required ones. */
+  static final List<String> SUGGESTED_READER_FEATURES = List.of("columnMapping");
+
+  static final List<String> SUGGESTED_WRITER_FEATURES =
+      List.of("columnMapping", "domainMetadata", "rowTracking");
+
+  /**
+   * The properties a staging table's answer suggests. Those whose value only the client can know
+   * (column ids, the names of materialized row-tracking columns) are listed with a null value.
+   */
+  static final Map<String, String> SUGGESTED_PROPERTIES = suggestedProperties();
+
   private ManagedTableContract() {}
+
+  private static Map<String, String> suggestedProperties() {
+    Map<String, String> suggested = new LinkedHashMap<>();
+    suggested.put("delta.enableRowTracking", "true");
+    suggested.put("delta.rowTracking.materializedRowIdColumnName", null);
+    suggested.put("delta.columnMapping.maxColumnId", null);
+    suggested.put("delta.randomizeFilePrefixes", "true");
+    suggested.put("delta.parquet.compression.codec", "zstd");
+    suggested.put("delta.rowTracking.materializedRowCommitVersionColumnName", null);
+    suggested.put("delta.columnMapping.mode", "name");
+    return Collections.unmodifiableMap(suggested);
+  }
 
   static void check(String full, DeltaCreateTableRequest create, Map<String, String> properties) {
     List<String> problems = new ArrayList<>();

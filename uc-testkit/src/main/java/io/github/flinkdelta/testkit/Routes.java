@@ -27,32 +27,46 @@ final class Routes {
 
   /** The route for {@code method} and {@code path} (relative to the API base), or null. */
   Match match(String method, String path) {
-    String[] parts = path.split("/", -1);
     for (Route route : routes) {
       String[] template = route.endpoint().split(" ", 2);
-      if (!template[0].equals(method)) {
-        continue;
-      }
-      String[] expected = template[1].split("/", -1);
-      if (expected.length != parts.length) {
-        continue;
-      }
-      Map<String, String> params = new HashMap<>();
-      boolean matches = true;
-      for (int i = 0; i < parts.length && matches; i++) {
-        if (expected[i].startsWith("{")) {
-          params.put(
-              expected[i].substring(1, expected[i].length() - 1),
-              URLDecoder.decode(parts[i], StandardCharsets.UTF_8));
-        } else {
-          matches = expected[i].equals(parts[i]);
+      if (template[0].equals(method)) {
+        Map<String, String> params = params(template[1], path);
+        if (params != null) {
+          return new Match(route, params);
         }
-      }
-      if (matches) {
-        return new Match(route, params);
       }
     }
     return null;
+  }
+
+  /** Whether some route, of any method, serves {@code path}. */
+  boolean servesPath(String path) {
+    for (Route route : routes) {
+      if (params(route.endpoint().split(" ", 2)[1], path) != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The path parameters when {@code path} matches {@code template}, else null. */
+  private static Map<String, String> params(String template, String path) {
+    String[] parts = path.split("/", -1);
+    String[] expected = template.split("/", -1);
+    if (expected.length != parts.length) {
+      return null;
+    }
+    Map<String, String> params = new HashMap<>();
+    for (int i = 0; i < parts.length; i++) {
+      if (expected[i].startsWith("{")) {
+        params.put(
+            expected[i].substring(1, expected[i].length() - 1),
+            URLDecoder.decode(parts[i], StandardCharsets.UTF_8));
+      } else if (!expected[i].equals(parts[i])) {
+        return null;
+      }
+    }
+    return params;
   }
 
   /** A raw query string's parameters, URL-decoded. */

@@ -38,6 +38,12 @@ final class UnityCatalogException extends RuntimeException {
     return new UnityCatalogException(400, kind + "_ALREADY_EXISTS", message);
   }
 
+  /** A staging table from which a table was already created. */
+  static UnityCatalogException stagingCommitted(String location) {
+    return new UnityCatalogException(
+        400, "FAILED_PRECONDITION", "Staging table already committed: " + location);
+  }
+
   static UnityCatalogException commitConflict(String message) {
     return new UnityCatalogException(409, "COMMIT_VERSION_CONFLICT", message);
   }
@@ -54,7 +60,7 @@ final class UnityCatalogException extends RuntimeException {
   /** The exception type the UC Delta API names in its error body. */
   String deltaType() {
     return switch (errorCode) {
-      case "INVALID_ARGUMENT" -> "InvalidParameterValueException";
+      case "INVALID_ARGUMENT", "FAILED_PRECONDITION" -> "InvalidParameterValueException";
       case "TABLE_NOT_FOUND" -> "NoSuchTableException";
       case "SCHEMA_NOT_FOUND" -> "NoSuchSchemaException";
       case "CATALOG_NOT_FOUND" -> "NoSuchCatalogException";

@@ -130,13 +130,15 @@ public final class UnityCatalogServer implements AutoCloseable {
 
   private void registerDeltaApi(DeltaRestApi delta) {
     String v1Table = "/delta/v1/catalogs/{catalog}/schemas/{schema}/tables/{table}";
-    route("GET /delta/v1/config", delta::config);
+    route("GET /delta/v1/config", new DeltaConfigApi(state)::config);
     route(
         "POST /delta/v1/catalogs/{catalog}/schemas/{schema}/staging-tables",
         delta::createStagingTable);
     route("POST /delta/v1/catalogs/{catalog}/schemas/{schema}/tables", delta::createTable);
     route("GET " + v1Table, delta::loadTable);
     route("POST " + v1Table, delta::updateTable);
+    route("HEAD " + v1Table, delta::tableExists);
+    route("DELETE " + v1Table, delta::deleteTable);
     route("GET " + v1Table + "/credentials", delta::tableCredentials);
     route("GET /delta/v1/staging-tables/{table_id}/credentials", delta::stagingCredentials);
   }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.unitycatalog.client.ApiClient;
+import io.unitycatalog.client.ApiException;
 import io.unitycatalog.client.api.CatalogsApi;
 import io.unitycatalog.client.api.DeltaCommitsApi;
 import io.unitycatalog.client.api.SchemasApi;
@@ -13,10 +14,13 @@ import io.unitycatalog.client.api.TablesApi;
 import io.unitycatalog.client.api.TemporaryCredentialsApi;
 import io.unitycatalog.client.model.CreateCatalog;
 import io.unitycatalog.client.model.CreateSchema;
+import io.unitycatalog.client.model.CreateTable;
+import io.unitycatalog.client.model.DataSourceFormat;
 import io.unitycatalog.client.model.DeltaGetCommits;
 import io.unitycatalog.client.model.GenerateTemporaryTableCredential;
 import io.unitycatalog.client.model.TableInfo;
 import io.unitycatalog.client.model.TableOperation;
+import io.unitycatalog.client.model.TableType;
 import io.unitycatalog.client.model.TemporaryCredentials;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,6 +28,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -234,6 +239,46 @@ class ServerBehaviourTest {
                       .operation(TableOperation.READ_WRITE));
       assertThat(credentials.getAwsTempCredentials().getAccessKeyId()).isEqualTo("AKIA-TEST");
       assertThat(credentials.getExpirationTime()).isGreaterThan(System.currentTimeMillis());
+    }
+  }
+
+  @Test
+  void aStagingTableIsUsedUpByItsTableButItsCredentialsOutliveIt() throws Exception {
+    try (UnityCatalogServer server =
+        UnityCatalogServer.builder().storageRoot(dir).build().start()) {
+      ApiClient client = TestClients.client(server, null);
+      TableInfo table = TestClients.createManagedTable(client, "main", "default", "once");
+      // As on UC OSS 0.6.0: a second table from the same staging table is a failed precondition.
+      assertThatThrownBy(
+              () ->
+                  new TablesApi(client)
+                      .createTable(
+                          new CreateTable()
+                              .name("twice")
+                              .catalogName("main")
+                              .schemaName("default")
+                              .tableType(TableType.MANAGED)
+                              .dataSourceFormat(DataSourceFormat.DELTA)
+                              .storageLocation(table.getStorageLocation())
+                              .properties(
+                                  Map.of(CatalogApi.TABLE_ID_PROPERTY, table.getTableId()))))
+          .isInstanceOf(ApiException.class)
+          .satisfies(
+              e -> {
+                assertThat(((ApiException) e).getCode()).isEqualTo(400);
+                assertThat(((ApiException) e).getResponseBody())
+                    .contains("\"error_code\":\"FAILED_PRECONDITION\"")
+                    .contains("Staging table already committed: " + table.getStorageLocation());
+              });
+      // Once the table is dropped, its id still names the staging table's location.
+      new TablesApi(client).deleteTable("main.default.once");
+      TemporaryCredentials credentials =
+          new TemporaryCredentialsApi(client)
+              .generateTemporaryTableCredentials(
+                  new GenerateTemporaryTableCredential()
+                      .tableId(table.getTableId())
+                      .operation(TableOperation.READ_WRITE));
+      assertThat(credentials.getExpirationTime()).isNull();
     }
   }
 

@@ -57,6 +57,11 @@ public final class UnityCatalogClient implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(UnityCatalogClient.class);
   private static final String API_BASE = "/api/2.1/unity-catalog";
 
+  /**
+   * The commit-API probe, relative to {@link #API_BASE}: protocol 1.0, a catalog that is absent.
+   */
+  static final String PROBE = "/delta/v1/config?catalog=_probe&protocol-versions=1.0";
+
   private final UnityCatalogConnection connection;
   private final UCClient commitClient;
   private final UCDeltaClient deltaClient;
@@ -239,9 +244,12 @@ public final class UnityCatalogClient implements AutoCloseable {
   }
 
   /**
-   * Whether to use the UC Delta API: configured, or detected. A server without it (older than UC
-   * 0.5) has no {@code /delta/v1} route at all; one with it answers even an unknown catalog with
-   * the Delta API's own error body.
+   * Whether to use the UC Delta API: configured, or detected. The probe asks for the configuration
+   * of a catalog that does not exist, naming the protocol version delta-storage's client speaks (UC
+   * OSS 0.6.0 answers a probe without {@code protocol-versions} with 400, whatever the catalog). A
+   * server with the Delta API answers 404 with the Delta API's own error body ({@code
+   * {"error":{...}}}), or 200 should the catalog exist; one older than UC 0.5 has no {@code
+   * /delta/v1} route at all.
    */
   private boolean usesDeltaApi(TokenProvider tokens) {
     return switch (connection.commitApi()) {
@@ -249,9 +257,7 @@ public final class UnityCatalogClient implements AutoCloseable {
       case LEGACY -> false;
       case AUTO -> {
         HttpRequest probe =
-            HttpRequest.newBuilder(
-                    URI.create(
-                        connection.endpoint() + API_BASE + "/delta/v1/config?catalog=_probe"))
+            HttpRequest.newBuilder(URI.create(connection.endpoint() + API_BASE + PROBE))
                 .header("Authorization", "Bearer " + tokens.accessToken())
                 .timeout(connection.requestTimeout())
                 .GET()
@@ -262,9 +268,18 @@ public final class UnityCatalogClient implements AutoCloseable {
                   .connectTimeout(connection.requestTimeout())
                   .build()
                   .send(probe, HttpResponse.BodyHandlers.ofString());
+          boolean deltaBody = answer.body() != null && answer.body().contains("\"error\":{");
           boolean deltaApi =
-              answer.statusCode() == 200
-                  || (answer.statusCode() == 404 && answer.body().contains("\"error\":{"));
+              answer.statusCode() == 200 || (answer.statusCode() == 404 && deltaBody);
+          if (!deltaApi && deltaBody) {
+            // It has the Delta API but refused the probe: say so rather than switch silently.
+            LOG.warn(
+                "Unity Catalog at {} refused the UC Delta API probe (HTTP {}: {}); committing"
+                    + " through /delta/preview/commits. Set the commit API explicitly to choose.",
+                connection.endpoint(),
+                answer.statusCode(),
+                answer.body());
+          }
           LOG.info(
               "Unity Catalog at {} {} the UC Delta API",
               connection.endpoint(),
