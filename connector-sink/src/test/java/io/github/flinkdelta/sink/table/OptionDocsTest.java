@@ -61,11 +61,23 @@ class OptionDocsTest {
           .append("` | ")
           .append(factory.requiredOptions().contains(option) ? "yes" : "no")
           .append(" | ")
-          .append(option.hasDefaultValue() ? "`" + option.defaultValue() + "`" : "none")
+          .append(option.hasDefaultValue() ? defaultValue(option.defaultValue()) : "none")
           .append(" | ")
           .append(new HtmlFormatter().format(option.description()).replace("|", "\\|"))
           .append(" |\n");
     }
     return out.toString();
+  }
+
+  /** A default as the README states it: durations in their unit, no limit as "unlimited". */
+  private static String defaultValue(Object value) {
+    if (value instanceof Long number && number == Long.MAX_VALUE
+        || value instanceof Integer integer && integer == Integer.MAX_VALUE) {
+      return "unlimited";
+    }
+    if (value instanceof java.time.Duration duration) {
+      return "`" + org.apache.flink.util.TimeUtils.formatWithHighestUnit(duration) + "`";
+    }
+    return "`" + value + "`";
   }
 }
