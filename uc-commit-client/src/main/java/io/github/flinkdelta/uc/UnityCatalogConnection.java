@@ -56,6 +56,11 @@ public record UnityCatalogConnection(
     this(endpoint, new StaticToken(token), CommitApi.AUTO);
   }
 
+  /** This connection with another commit API, e.g. the one detected when the job was built. */
+  public UnityCatalogConnection withCommitApi(CommitApi api) {
+    return new UnityCatalogConnection(endpoint, auth, api, requestTimeout);
+  }
+
   /** This connection with another request timeout. */
   public UnityCatalogConnection withRequestTimeout(Duration timeout) {
     return new UnityCatalogConnection(endpoint, auth, commitApi, timeout);

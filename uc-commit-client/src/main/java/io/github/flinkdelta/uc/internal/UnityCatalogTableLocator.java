@@ -41,9 +41,13 @@ public record UnityCatalogTableLocator(UnityCatalogConnection connection, UnityC
     return table.location();
   }
 
+  /** The storage configuration with vended credentials, waiting out a short catalog outage. */
   @Override
   public Configuration storageConf(Configuration conf) {
-    return VendedCredentials.forTable(connection, conf, table.id(), table.location());
+    return CatalogOutages.waitOut(
+        connection,
+        "vend credentials for " + table.name(),
+        () -> VendedCredentials.forTable(connection, conf, table.id(), table.location()));
   }
 
   /**
@@ -68,7 +72,8 @@ public record UnityCatalogTableLocator(UnityCatalogConnection connection, UnityC
     return new SnapshotSource() {
       @Override
       public Snapshot latest(Engine engine) {
-        return client.loadSnapshot(engine, table);
+        return CatalogOutages.waitOut(
+            connection, "load " + table.name(), () -> client.loadSnapshot(engine, table));
       }
 
       @Override

@@ -34,10 +34,15 @@ public record UnityCatalogTableReference(
     return "table " + name + " in Unity Catalog at " + connection.endpoint();
   }
 
+  /**
+   * The table, if the catalog has it. The locator carries the commit API detected here, so that
+   * tasks never probe the catalog for it.
+   */
   @Override
   public Optional<TableLocator> find(Configuration conf) {
     try (UnityCatalogClient client = new UnityCatalogClient(connection, conf)) {
-      return client.find(tableName).map(table -> new UnityCatalogTableLocator(connection, table));
+      UnityCatalogConnection detected = connection.withCommitApi(client.commitApi());
+      return client.find(tableName).map(table -> new UnityCatalogTableLocator(detected, table));
     }
   }
 
@@ -52,7 +57,7 @@ public record UnityCatalogTableReference(
               definition.schema(),
               definition.partitionColumns(),
               definition.properties());
-      return new UnityCatalogTableLocator(connection, table);
+      return new UnityCatalogTableLocator(connection.withCommitApi(client.commitApi()), table);
     }
   }
 }
