@@ -31,8 +31,16 @@ public record UnityCatalogConnection(
   /** The request timeout unless one is set. */
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
+  /** The REST base the standalone server prints, which some paste as the endpoint. */
+  private static final String API_BASE = "/api/2.1/unity-catalog";
+
+  /**
+   * @param endpoint the server's base URI, e.g. {@code https://uc.example.com}; a trailing {@code
+   *     /api/2.1/unity-catalog} (the REST base the server prints) is accepted and removed
+   */
   public UnityCatalogConnection {
     Objects.requireNonNull(endpoint, "endpoint");
+    endpoint = baseUri(endpoint);
     Objects.requireNonNull(auth, "auth");
     Objects.requireNonNull(commitApi, "commitApi");
     Objects.requireNonNull(requestTimeout, "requestTimeout");
@@ -54,6 +62,24 @@ public record UnityCatalogConnection(
   /** A connection that sends a static bearer token and detects the commit API. */
   public UnityCatalogConnection(URI endpoint, Secret token) {
     this(endpoint, new StaticToken(token), CommitApi.AUTO);
+  }
+
+  private static URI baseUri(URI endpoint) {
+    String uri = endpoint.toString();
+    while (uri.endsWith("/")) {
+      uri = uri.substring(0, uri.length() - 1);
+    }
+    if (uri.endsWith(API_BASE)) {
+      uri = uri.substring(0, uri.length() - API_BASE.length());
+    }
+    if (endpoint.getScheme() == null || endpoint.getHost() == null) {
+      throw new IllegalArgumentException(
+          "The Unity Catalog URI '"
+              + endpoint
+              + "' is not an absolute http(s) URI; give the server's base, e.g."
+              + " https://uc.example.com or http://localhost:8080");
+    }
+    return URI.create(uri);
   }
 
   /** This connection with another commit API, e.g. the one detected when the job was built. */

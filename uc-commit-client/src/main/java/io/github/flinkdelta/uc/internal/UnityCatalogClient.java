@@ -98,7 +98,7 @@ public final class UnityCatalogClient implements AutoCloseable {
       TableInfo info = new TablesApi(api).getTable(name.toString(), null, null);
       return Optional.of(UnityCatalogNamespace.catalogTable(name, info));
     } catch (ApiException e) {
-      if (e.getCode() == 404) {
+      if (e.getCode() == 404 && UnityCatalogErrors.fromCatalog(e)) {
         return Optional.empty();
       }
       throw UnityCatalogErrors.callFailed(connection, "look up table " + name, e);

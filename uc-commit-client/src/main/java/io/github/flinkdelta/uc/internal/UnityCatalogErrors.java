@@ -17,7 +17,16 @@ final class UnityCatalogErrors {
             ? " (HTTP " + api.getCode() + ")"
             : "";
     String hint = "";
-    if (cause instanceof ApiException api && (api.getCode() == 401 || api.getCode() == 403)) {
+    if (causedBy(cause, java.net.ConnectException.class)) {
+      hint =
+          " Nothing answers at "
+              + connection.endpoint()
+              + " (connection refused). Check 'uc.uri' (the server's base URI, e.g."
+              + " http://localhost:8080) and that the server is running and reachable from here.";
+    } else if (cause instanceof ApiException api && api.getCode() == 404 && !fromCatalog(api)) {
+      hint = notACatalog(connection);
+    } else if (cause instanceof ApiException api
+        && (api.getCode() == 401 || api.getCode() == 403)) {
       hint = " Check the token: the server refused it.";
     } else if (causedBy(cause, HttpTimeoutException.class)) {
       hint =
@@ -40,6 +49,23 @@ final class UnityCatalogErrors {
     return new IllegalStateException(
         "Unity Catalog at " + connection.endpoint() + " could not " + action + status + "." + hint,
         cause);
+  }
+
+  /**
+   * Whether a 404 came from Unity Catalog (its error body names an error code) rather than from
+   * another HTTP server at the URI, which answers every catalog path with 404.
+   */
+  static boolean fromCatalog(ApiException notFound) {
+    String body = notFound.getResponseBody();
+    return body != null && (body.contains("\"error_code\"") || body.contains("\"error\":{"));
+  }
+
+  static String notACatalog(UnityCatalogConnection connection) {
+    return " The server at "
+        + connection.endpoint()
+        + " answered 404 without a Unity Catalog error, so it is probably not a Unity Catalog"
+        + " server, or 'uc.uri' has a path: give the server's base URI, e.g. http://localhost:8080"
+        + " (the connector adds /api/2.1/unity-catalog).";
   }
 
   private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
