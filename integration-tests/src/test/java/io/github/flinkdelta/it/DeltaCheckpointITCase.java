@@ -46,7 +46,7 @@ class DeltaCheckpointITCase {
     run(DeltaSink.builder().tablePath(table));
 
     ExactlyOnceITCase.assertExactly(table, ROWS, BUCKETS);
-    assertThat(checkpointFiles(dir.resolve("path"))).isNotEmpty();
+    assertCheckpointsEveryThirdVersion(dir.resolve("path"));
   }
 
   @Test
@@ -57,7 +57,7 @@ class DeltaCheckpointITCase {
 
     assertThat(CatalogReads.rows(connection, "main.default.checkpointed"))
         .containsExactlyInAnyOrderElementsOf(TestRows.expected(ROWS, BUCKETS));
-    assertThat(checkpointFiles(catalog.storageRoot())).isNotEmpty();
+    assertCheckpointsEveryThirdVersion(catalog.storageRoot());
   }
 
   private void run(DeltaSinkBuilder builder) throws Exception {
@@ -74,12 +74,64 @@ class DeltaCheckpointITCase {
     assertThat(injected.count()).isPositive();
   }
 
-  /** The checkpoint files under {@code root}; never a hidden temporary one. */
-  private static List<String> checkpointFiles(Path root) throws IOException {
+  /**
+   * The table's log under {@code root} holds Delta checkpoints only at versions that are multiples
+   * of three, none past the latest commit, {@code _last_checkpoint} names the newest, and each
+   * holds exactly the files the commits up to its version added (the sink only adds). Which
+   * multiples got one depends on timing: a version reached while a checkpoint is written gets none.
+   */
+  private static void assertCheckpointsEveryThirdVersion(Path root) throws IOException {
+    Path log;
     try (Stream<Path> files = Files.walk(root)) {
-      List<String> names = files.map(p -> p.getFileName().toString()).toList();
-      assertThat(names).noneMatch(n -> n.endsWith(".tmp"));
-      return names.stream().filter(n -> n.endsWith(".checkpoint.parquet")).toList();
+      List<Path> all = files.toList();
+      assertThat(all).noneMatch(p -> p.getFileName().toString().endsWith(".tmp"));
+      log = all.stream().filter(p -> p.endsWith("_delta_log")).findFirst().orElseThrow();
     }
+    List<Long> checkpoints = versions(log, ".checkpoint.parquet");
+    List<Long> commits = versions(log, ".json");
+    long latest = commits.stream().mapToLong(Long::longValue).max().orElseThrow();
+    assertThat(checkpoints).isNotEmpty().allMatch(v -> v % 3 == 0).allMatch(v -> v <= latest);
+    long newest = checkpoints.stream().mapToLong(Long::longValue).max().orElseThrow();
+    assertThat(Files.readString(log.resolve("_last_checkpoint")))
+        .contains("\"version\":" + newest + ",");
+    for (long version : checkpoints) {
+      long added = 0;
+      for (long commit = 0; commit <= version; commit++) {
+        added +=
+            Files.readAllLines(log.resolve(String.format("%020d.json", commit))).stream()
+                .filter(line -> line.startsWith("{\"add\""))
+                .count();
+      }
+      assertThat(addsIn(log.resolve(String.format("%020d.checkpoint.parquet", version))))
+          .as("files in the checkpoint of version %d", version)
+          .isEqualTo(added);
+    }
+  }
+
+  private static List<Long> versions(Path log, String suffix) throws IOException {
+    try (Stream<Path> files = Files.list(log)) {
+      return files
+          .map(p -> p.getFileName().toString())
+          .filter(n -> n.matches("\\d{20}" + java.util.regex.Pattern.quote(suffix)))
+          .map(n -> Long.parseLong(n.substring(0, 20)))
+          .sorted()
+          .toList();
+    }
+  }
+
+  private static long addsIn(Path checkpoint) throws IOException {
+    long adds = 0;
+    try (var reader =
+        org.apache.parquet.hadoop.ParquetReader.builder(
+                new org.apache.parquet.hadoop.example.GroupReadSupport(),
+                new org.apache.hadoop.fs.Path(checkpoint.toUri()))
+            .build()) {
+      for (var action = reader.read(); action != null; action = reader.read()) {
+        if (action.getFieldRepetitionCount("add") > 0) {
+          adds++;
+        }
+      }
+    }
+    return adds;
   }
 }
