@@ -51,10 +51,25 @@ class SqlConnectorITCase {
             java.util.Arrays.asList(1L, 0, "a"),
             java.util.Arrays.asList(2L, 1, "b"),
             java.util.Arrays.asList(3L, 0, null));
-    assertThat(
-            java.nio.file.Files.walk(dir.resolve("sql-path"))
-                .anyMatch(p -> p.toString().endsWith(".zstd.parquet")))
-        .isTrue();
+    // Every column chunk of every data file says ZSTD in its footer.
+    java.util.List<Path> files;
+    try (var walk = java.nio.file.Files.walk(dir.resolve("sql-path"))) {
+      files = walk.filter(p -> p.toString().endsWith(".parquet")).toList();
+    }
+    assertThat(files).hasSize(2).allMatch(p -> p.toString().endsWith(".zstd.parquet"));
+    for (Path file : files) {
+      try (var reader =
+          org.apache.parquet.hadoop.ParquetFileReader.open(
+              org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(
+                  new org.apache.hadoop.fs.Path(file.toUri()),
+                  new org.apache.hadoop.conf.Configuration(false)))) {
+        assertThat(reader.getFooter().getBlocks())
+            .isNotEmpty()
+            .flatMap(org.apache.parquet.hadoop.metadata.BlockMetaData::getColumns)
+            .extracting(org.apache.parquet.hadoop.metadata.ColumnChunkMetaData::getCodec)
+            .containsOnly(org.apache.parquet.hadoop.metadata.CompressionCodecName.ZSTD);
+      }
+    }
   }
 
   @Test
