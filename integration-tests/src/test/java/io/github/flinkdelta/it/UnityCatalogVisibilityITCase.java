@@ -49,9 +49,14 @@ class UnityCatalogVisibilityITCase {
                 .build());
     JobClient job = env.executeAsync("visibility");
     CommonTestUtils.waitForAllTaskRunning(cluster, job.getJobID(), false);
-    Thread.sleep(1_000);
+    // Rows have reached a data file of the table (the writer opened it at its first row)...
+    long written = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (dataFiles(catalog.storageRoot()) == 0 && System.nanoTime() < written) {
+      Thread.sleep(20);
+    }
+    assertThat(dataFiles(catalog.storageRoot())).isPositive();
 
-    // Rows have been written to files, but nothing is committed yet.
+    // ...but nothing is committed yet.
     assertThat(server.latestVersion(TABLE)).isZero();
     assertThat(read(connection)).isEmpty();
 
@@ -73,6 +78,14 @@ class UnityCatalogVisibilityITCase {
         .containsExactlyElementsOf(
             java.util.stream.LongStream.range(0, rows.size()).boxed().toList());
     assertThat(rows).containsExactlyInAnyOrderElementsOf(TestRows.expected(rows.size(), 3));
+  }
+
+  private static long dataFiles(java.nio.file.Path root) throws java.io.IOException {
+    try (var files = java.nio.file.Files.walk(root)) {
+      return files
+          .filter(p -> p.toString().endsWith(".parquet") && !p.toString().contains("_delta_log"))
+          .count();
+    }
   }
 
   private static List<List<Object>> read(UnityCatalogConnection connection) {
