@@ -143,7 +143,9 @@ class UnityCatalogITCase {
   }
 
   @Test
-  void aCommitTheCatalogDoesNotAnswerIsAbandonedAtTheCheckpointTimeoutAndSettledOnce()
+  void aCommitTheCatalogDoesNotAnswerIsAbandonedAtTheCheckpointTimeoutAndSettledOnce(
+      @org.apache.flink.test.junit5.InjectMiniCluster
+          org.apache.flink.runtime.minicluster.MiniCluster cluster)
       throws Exception {
     long count = 1_500;
     DeltaSink sink = sink("main.default.hung");
@@ -163,6 +165,13 @@ class UnityCatalogITCase {
     job.getJobExecutionResult().get();
 
     assertExactlyInCatalog("main.default.hung", count);
+    // The hung commit held the committer until checkpoints timed out: the job failed over, and
+    // the committer runs in a later attempt.
+    var graph = cluster.getArchivedExecutionGraph(job.getJobID()).get();
+    assertThat(graph.getAllExecutionVertices())
+        .filteredOn(v -> v.getTaskNameWithSubtaskIndex().startsWith("Sink: Committer"))
+        .isNotEmpty()
+        .allMatch(v -> v.getCurrentExecutionAttempt().getAttemptNumber() > 0);
     // The abandoned call and its retry after the failover both reached the catalog.
     assertThat((long) server.faults().calls(UPDATE_TABLE))
         .isGreaterThan(server.latestVersion("main.default.hung"));
