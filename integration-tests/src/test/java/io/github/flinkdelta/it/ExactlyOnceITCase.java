@@ -6,8 +6,11 @@ import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,16 +32,22 @@ class ExactlyOnceITCase {
   @TempDir Path dir;
 
   @Test
-  void repeatedTaskFailuresAfterSomeRecords() throws Exception {
+  void repeatedTaskFailuresAfterSomeRecords(@InjectMiniCluster MiniCluster cluster)
+      throws Exception {
     long count = 6_000;
     String table = table("task-failures");
     StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).restarts(5).env();
     TestRows.source(env, count, 3_000, BUCKETS)
         .map(new FailingMapper(injected, 3, 700))
         .sinkTo(sink(table));
-    env.execute("repeated task failures");
+    JobID job = env.execute("repeated task failures").getJobID();
 
-    assertThat(injected.count()).isGreaterThanOrEqualTo(3);
+    // Each of the first three attempts failed (by one or both of its two mappers); the fourth ran
+    // to the end.
+    assertThat(injected.count()).isBetween(3, 6);
+    assertThat(cluster.getArchivedExecutionGraph(job).get().getAllExecutionVertices())
+        .extracting(v -> v.getCurrentExecutionAttempt().getAttemptNumber())
+        .containsOnly(3);
     assertExactly(table, count);
   }
 
@@ -120,16 +129,35 @@ class ExactlyOnceITCase {
   }
 
   @Test
-  void checkpointsWithoutRowsCommitNothing() throws Exception {
+  void checkpointsWithoutRowsCommitNothing(@InjectMiniCluster MiniCluster cluster)
+      throws Exception {
     String table = table("empty");
     StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(50).env();
     TestRows.source(env, 3, 10, BUCKETS).sinkTo(sink(table));
-    env.execute("mostly empty");
+    JobID job = env.execute("mostly empty").getJobID();
 
     assertExactly(table, 3);
-    // Version 0 creates the table; each later version holds rows. Three rows arrive over about
-    // 300 ms while checkpoints come every 50 ms, so empty checkpoints would show as versions.
-    assertThat(DeltaTableReader.version(table)).isBetween(1L, 3L);
+    // Version 0 creates the table; every later version adds files. Three rows arrive over about
+    // 300 ms while checkpoints come every 50 ms: most checkpoints held no rows and made no version.
+    long versions = DeltaTableReader.version(table);
+    for (long v = 1; v <= versions; v++) {
+      assertThat(
+              java.nio.file.Files.readAllLines(
+                      dir.resolve("empty/_delta_log").resolve(String.format("%020d.json", v)))
+                  .stream()
+                  .filter(line -> line.startsWith("{\"add\""))
+                  .count())
+          .as("files added by version %d", v)
+          .isPositive();
+    }
+    long checkpoints =
+        cluster
+            .getArchivedExecutionGraph(job)
+            .get()
+            .getCheckpointStatsSnapshot()
+            .getCounts()
+            .getNumberOfCompletedCheckpoints();
+    assertThat(checkpoints).isGreaterThan(versions);
   }
 
   @Test
