@@ -103,6 +103,14 @@ public final class DeltaSink extends FlinkCompat.SinkBase<RowData>
   @Override
   public DataStream<CommittableMessage<DeltaCommittable>> addPreCommitTopology(
       DataStream<CommittableMessage<DeltaWriteResult>> writeResults) {
+    if (writeResults
+        .getExecutionEnvironment()
+        .getCheckpointConfig()
+        .isUnalignedCheckpointsEnabled()) {
+      // Under unaligned checkpoints a checkpoint's barrier may overtake the write results the
+      // writers sent before it, and the aggregator would commit them with the wrong checkpoint.
+      throw new IllegalStateException(SinkErrors.unalignedCheckpoints(config.tableName()));
+    }
     SingleOutputStreamOperator<CommittableMessage<DeltaCommittable>> aggregated =
         writeResults
             .global()

@@ -24,6 +24,15 @@ final class SinkErrors {
         restoredCheckpoint);
   }
 
+  static String unalignedCheckpoints(String table) {
+    return String.format(
+        "The Delta sink for %s does not support unaligned checkpoints: a checkpoint's barrier could"
+            + " overtake the data files its writers completed for it, and they would be committed"
+            + " with another checkpoint. Disable them (execution.checkpointing.unaligned.enabled:"
+            + " false, or do not call enableUnalignedCheckpoints()) for jobs with this sink.",
+        table);
+  }
+
   static String appIdUsedConcurrently(
       String table, String appId, long checkpoint, long tableTxnVersion) {
     return String.format(

@@ -28,6 +28,28 @@ class DeltaSinkBuilderTest {
   @TempDir Path dir;
 
   @Test
+  void aJobWithUnalignedCheckpointsIsRefusedWhenItsGraphIsBuilt() {
+    var env =
+        org.apache.flink.streaming.api.environment.StreamExecutionEnvironment
+            .getExecutionEnvironment();
+    env.enableCheckpointing(1_000);
+    env.getCheckpointConfig().enableUnalignedCheckpoints();
+    env.fromSequence(0, 10)
+        .map(
+            i ->
+                (org.apache.flink.table.data.RowData)
+                    org.apache.flink.table.data.GenericRowData.of(i, null, 1))
+        .returns(
+            org.apache.flink.api.common.typeinfo.TypeInformation.of(
+                org.apache.flink.table.data.RowData.class))
+        .sinkTo(DeltaSink.builder().tablePath(table("unaligned")).rowType(TYPE).build());
+
+    assertThatThrownBy(env::getStreamGraph)
+        .hasStackTraceContaining("does not support unaligned checkpoints")
+        .hasStackTraceContaining("execution.checkpointing.unaligned.enabled");
+  }
+
+  @Test
   void missingSettingsAreListedTogether() {
     assertThatThrownBy(() -> DeltaSink.builder().build())
         .isInstanceOf(IllegalArgumentException.class)
