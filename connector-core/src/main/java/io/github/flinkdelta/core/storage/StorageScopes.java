@@ -65,6 +65,29 @@ public final class StorageScopes {
   }
 
   /**
+   * A copy of {@code conf} with Hadoop's own file systems for the scoped schemes, for a layer that
+   * scopes file systems itself (Unity Catalog's credential-scoped file system keys them by vended
+   * credential and takes the implementation to wrap from the configuration).
+   */
+  public static Configuration unscoped(Configuration conf) {
+    Configuration plain = new Configuration(conf);
+    for (String scheme : SCHEMES) {
+      String implKey = "fs." + scheme + ".impl";
+      String delegateKey = String.format(DELEGATE_IMPL_KEY, scheme);
+      String impl = conf.get(delegateKey);
+      if (impl != null) {
+        plain.set(implKey, impl);
+      } else {
+        plain.unset(implKey);
+      }
+      plain.unset(delegateKey);
+      plain.unset("fs." + scheme + ".impl.disable.cache");
+    }
+    plain.unset(SCOPE_KEY);
+    return plain;
+  }
+
+  /**
    * Holds the scope of {@code conf} open until the lease is closed; without a scope (a
    * configuration not made by {@link HadoopConfigurations}) the lease holds nothing.
    */

@@ -1,5 +1,6 @@
 package io.github.flinkdelta.uc.internal;
 
+import io.github.flinkdelta.core.storage.StorageScopes;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import io.unitycatalog.client.ApiException;
 import io.unitycatalog.client.auth.TokenProvider;
@@ -67,10 +68,13 @@ final class VendedCredentials {
       // Local storage needs no credentials; the catalog vends none for it.
       return base;
     }
+    // unitycatalog-hadoop scopes file systems by vended credential itself, wrapping the scheme's
+    // implementation it finds in the configuration: it gets Hadoop's, not the sink's scoped one.
+    Configuration plain = StorageScopes.unscoped(base);
     UCCredentialHadoopConfs.Builder builder =
         UCCredentialHadoopConfs.builder(connection.endpoint().toString(), scheme)
             .tokenProvider(TokenProvider.create(connection.auth().tokenProviderConfig()))
-            .hadoopConf(base);
+            .hadoopConf(plain);
     Map<String, String> properties;
     try {
       properties = request.build(builder);
@@ -78,7 +82,7 @@ final class VendedCredentials {
       throw UnityCatalogErrors.callFailed(
           connection, "vend storage credentials for " + what + " at " + location, e);
     }
-    Configuration conf = new Configuration(base);
+    Configuration conf = new Configuration(plain);
     properties.forEach(conf::set);
     return conf;
   }
