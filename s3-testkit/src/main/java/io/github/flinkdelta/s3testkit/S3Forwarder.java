@@ -9,12 +9,16 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
 
 /**
  * Sends an accepted request on to s3proxy and its answer back: the same method, path, query and
@@ -54,7 +58,23 @@ final class S3Forwarder {
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10))
             .followRedirects(HttpClient.Redirect.NEVER)
+            .sslContext(plainHttpOnly())
             .build();
+  }
+
+  /**
+   * A TLS context that trusts nothing, for an upstream that is plain HTTP: without one, the JDK's
+   * client builds the default context at once and fails in a JVM whose default trust store is
+   * broken (as a test may set up for its own TLS server).
+   */
+  private static SSLContext plainHttpOnly() {
+    try {
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(new KeyManager[0], new TrustManager[0], null);
+      return context;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("This JVM has no TLS", e);
+    }
   }
 
   void forward(HttpExchange exchange, byte[] content) throws IOException {
