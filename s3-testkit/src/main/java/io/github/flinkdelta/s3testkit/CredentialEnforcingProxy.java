@@ -230,17 +230,27 @@ public final class CredentialEnforcingProxy implements AutoCloseable {
         accepted.add(new AcceptedRequest(arrived, key.accessKeyId, method, uri.getRawPath()));
         forwarder.forward(exchange, content);
       } catch (S3Error e) {
-        byte[] answer = e.body(uri.getRawPath(), requestId);
-        exchange.getResponseHeaders().set("Content-Type", "application/xml");
-        exchange.getResponseHeaders().set("x-amz-request-id", requestId);
-        if (method.equals("HEAD")) {
-          exchange.sendResponseHeaders(e.status(), -1);
-        } else {
-          exchange.sendResponseHeaders(e.status(), answer.length);
-          try (OutputStream out = exchange.getResponseBody()) {
-            out.write(answer);
-          }
+        answer(exchange, e, requestId);
+      } catch (IOException | RuntimeException e) {
+        // s3proxy unreachable or the request broken off: an answer if none has started yet.
+        if (exchange.getResponseCode() == -1) {
+          answer(exchange, new S3Error(500, "InternalError", "Proxy failed: " + e), requestId);
         }
+      }
+    }
+  }
+
+  private static void answer(HttpExchange exchange, S3Error e, String requestId)
+      throws IOException {
+    byte[] answer = e.body(exchange.getRequestURI().getRawPath(), requestId);
+    exchange.getResponseHeaders().set("Content-Type", "application/xml");
+    exchange.getResponseHeaders().set("x-amz-request-id", requestId);
+    if (exchange.getRequestMethod().equals("HEAD")) {
+      exchange.sendResponseHeaders(e.status(), -1);
+    } else {
+      exchange.sendResponseHeaders(e.status(), answer.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(answer);
       }
     }
   }
