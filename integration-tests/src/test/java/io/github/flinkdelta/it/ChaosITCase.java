@@ -3,7 +3,7 @@ package io.github.flinkdelta.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
-import io.github.flinkdelta.s3testkit.S3ProxyProcess;
+import io.github.flinkdelta.s3testkit.CredentialEnforcingProxy;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
 import io.github.flinkdelta.uc.Secret;
@@ -33,15 +33,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The chaos suite: jobs stream known keyed rows into a Unity Catalog managed table on S3 (s3proxy,
- * vended credentials that expire every few seconds) through many checkpoints, while a seeded
- * injector fires faults at random moments: the writer fails mid-file; S3 requests are reset or
- * answered 503 SlowDown (hitting file uploads in the writer and in {@code prepareCommit}, the
- * staged commit the committer writes before its catalog call, the publish copy and Delta checkpoint
- * writes); catalog commit and publish calls fail with 429/500/503 or are applied with their
- * response lost; credential requests fail; a whole TaskManager is lost. Each run then checks the
- * table holds exactly the rows sent, each once, and that every version from 0 to the catalog's
- * latest exists.
+ * The chaos suite: jobs stream known keyed rows into a Unity Catalog managed table on S3 (s3proxy
+ * behind a proxy that refuses a vended key after its expiry, a new key vended on every request,
+ * each living 4 s) through many checkpoints, while a seeded injector fires faults at random
+ * moments: the writer fails mid-file; S3 requests are reset or answered 503 SlowDown (hitting file
+ * uploads in the writer and in {@code prepareCommit}, the staged commit the committer writes before
+ * its catalog call, the publish copy and Delta checkpoint writes); catalog commit and publish calls
+ * fail with 429/500/503 or are applied with their response lost; credential requests fail; a whole
+ * TaskManager is lost. Each run then checks the table holds exactly the rows sent, each once, that
+ * every version from 0 to the catalog's latest exists, and that S3 refused no request as expired
+ * (the connector renewed every key in time).
  *
  * <p>CI runs {@code chaos.runs} (3) short runs. A soak: {@code ./mvnw -B -pl integration-tests
  * test-compile surefire:test@default-test -Dtest=ChaosITCase -Dchaos.minutes=30}. A failing run
@@ -68,8 +69,6 @@ class ChaosITCase {
                           org.apache.flink.configuration.MemorySize.parse("16m")))
               .build());
 
-  private static final String ACCESS_KEY = "chaos-access";
-  private static final String SECRET_KEY = "chaos-secret-" + java.util.UUID.randomUUID();
   private static final String TOKEN = "chaos-token";
   private static final String UPDATE_TABLE =
       "POST /delta/v1/catalogs/{catalog}/schemas/{schema}/tables/{table}";
@@ -93,12 +92,11 @@ class ChaosITCase {
   private static int startedTaskManagers = 2;
 
   @TempDir static Path s3Directory;
-  private static S3ProxyProcess s3;
+  private static EnforcedS3 s3;
 
   @BeforeAll
   static void startS3() {
-    s3 = S3ProxyProcess.start(s3Directory, ACCESS_KEY, SECRET_KEY);
-    s3.createBucket("chaos");
+    s3 = EnforcedS3.start(s3Directory, "chaos");
   }
 
   @AfterAll
@@ -127,7 +125,7 @@ class ChaosITCase {
       System.gc();
       System.out.printf(
           "Chaos run %d (seed %d): %d rows, %d versions, faults %s, duplicates %d, losses %d;"
-              + " heap %d MB, direct %d MB%n",
+              + " S3 keys used %d, requests refused as expired %d; heap %d MB, direct %d MB%n",
           runs,
           seed,
           result.rows(),
@@ -135,12 +133,17 @@ class ChaosITCase {
           result.faults(),
           result.duplicates(),
           result.losses(),
+          result.keysUsed(),
+          result.refusedExpired(),
           (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) >> 20,
           directMemoryUsed() >> 20);
       assertThat(result.duplicates() + result.losses())
           .as("run with seed %d (replay: -Dchaos.seed=%d -Dchaos.runs=1)", seed, seed)
           .isZero();
       assertThat(result.missingVersions()).as("versions missing, seed %d", seed).isEmpty();
+      assertThat(result.refusedExpired())
+          .as("S3 requests refused as expired, seed %d", seed)
+          .isZero();
     }
     int total = faults.values().stream().mapToInt(Integer::intValue).sum();
     System.out.printf(
@@ -166,20 +169,22 @@ class ChaosITCase {
       Map<Fault, Integer> faults,
       long duplicates,
       long losses,
-      List<Long> missingVersions) {}
+      List<Long> missingVersions,
+      long keysUsed,
+      long refusedExpired) {}
 
   private Result run(MiniCluster cluster, int index, long seed) throws Exception {
     Random random = new Random(seed);
     String prefix = "run-" + index + "-" + Long.toHexString(seed);
     String table = "main.default.chaos_" + index;
     long count = 3_000 + random.nextInt(2_000);
+    int firstKey = s3.vended().size();
     try (UnityCatalogServer server =
-        UnityCatalogServer.builder()
-            .storageRoot(URI.create("s3://chaos/" + prefix))
-            .token(TOKEN)
-            .s3Credentials(
-                new UnityCatalogServer.S3Credentials(
-                    ACCESS_KEY, SECRET_KEY, "session-" + prefix, Duration.ofSeconds(4)))
+        s3.vendDistinctKeys(
+                UnityCatalogServer.builder()
+                    .storageRoot(URI.create("s3://chaos/" + prefix))
+                    .token(TOKEN),
+                Duration.ofSeconds(4))
             .build()
             .start()) {
       UnityCatalogConnection connection =
@@ -219,6 +224,8 @@ class ChaosITCase {
       job.getJobExecutionResult().get();
 
       CatalogReads.Read read = CatalogReads.read(connection, table, storageOptions());
+      List<CredentialEnforcingProxy.KeyStats> keys = s3.statsSince(firstKey);
+      assertThat(s3.gate().acceptedAfterExpiry()).isZero();
       Map<List<Object>, Long> copies = new HashMap<>();
       read.rows().forEach(r -> copies.merge(r, 1L, Long::sum));
       long duplicates = copies.values().stream().mapToLong(n -> n - 1).sum();
@@ -231,7 +238,9 @@ class ChaosITCase {
           injected,
           duplicates + unexpected(copies, count),
           losses,
-          missingVersions(prefix, read.version()));
+          missingVersions(prefix, read.version()),
+          keys.stream().filter(k -> k.accepted() > 0).count(),
+          keys.stream().mapToLong(CredentialEnforcingProxy.KeyStats::refusedExpired).sum());
     } finally {
       ChaosMapper.disarm();
       S3FaultInterceptor.clear();
@@ -302,7 +311,11 @@ class ChaosITCase {
     return missing;
   }
 
-  /** S3 on s3proxy, fast retries so that a burst of faults can outlast them, the fault hook. */
+  /**
+   * S3 behind the expiry-enforcing proxy, fast retries so that a burst of faults can outlast them,
+   * the fault hook; keys renewed 3 s before their 4 s expire, so that a request signed just before
+   * a renewal has 3 s to arrive.
+   */
   private static Map<String, String> storageOptions() {
     return Map.ofEntries(
         Map.entry("fs.s3a.endpoint", s3.endpoint().toString()),
@@ -315,6 +328,6 @@ class ChaosITCase {
         Map.entry("fs.s3a.retry.interval", "20ms"),
         Map.entry("fs.s3a.retry.throttle.limit", "2"),
         Map.entry("fs.s3a.retry.throttle.interval", "20ms"),
-        Map.entry("fs.unitycatalog.renewal.leadTimeMillis", "1000"));
+        Map.entry("fs.unitycatalog.renewal.leadTimeMillis", "3000"));
   }
 }

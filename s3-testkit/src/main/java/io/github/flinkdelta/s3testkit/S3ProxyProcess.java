@@ -21,7 +21,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * An S3 endpoint on loopback: s3proxy serving a directory, run as a child JVM so that its own
  * dependencies (jclouds, Jetty, Guava) never meet the caller's classpath. Requests are
- * authenticated with AWS signatures against one access key and secret.
+ * authenticated with AWS signatures against one access key and secret, or, started with {@link
+ * #startWithoutAuthorization}, not at all: then it belongs behind a {@link
+ * CredentialEnforcingProxy}, which checks every request's key, signature and expiry itself.
  *
  * <pre>{@code
  * try (S3ProxyProcess s3 = S3ProxyProcess.start(dir, "access", "secret")) {
@@ -57,15 +59,33 @@ public final class S3ProxyProcess implements AutoCloseable {
   public static S3ProxyProcess start(Path workDirectory, String accessKey, String secretKey) {
     Objects.requireNonNull(accessKey, "accessKey");
     Objects.requireNonNull(secretKey, "secretKey");
+    return start(workDirectory, accessKey, secretKey, true);
+  }
+
+  /**
+   * Starts s3proxy like {@link #start(Path, String, String)} but accepting every request unsigned
+   * ({@code s3proxy.authorization = none}): only for use behind a {@link CredentialEnforcingProxy},
+   * never handed to the code under test directly.
+   */
+  public static S3ProxyProcess startWithoutAuthorization(Path workDirectory) {
+    return start(workDirectory, null, null, false);
+  }
+
+  private static S3ProxyProcess start(
+      Path workDirectory, String accessKey, String secretKey, boolean authorization) {
     try {
       Path data = Files.createDirectories(workDirectory.resolve("data"));
       int port = freePort();
       URI endpoint = URI.create("http://127.0.0.1:" + port);
       Properties settings = new Properties();
       settings.setProperty("s3proxy.endpoint", endpoint.toString());
-      settings.setProperty("s3proxy.authorization", "aws-v2-or-v4");
-      settings.setProperty("s3proxy.identity", accessKey);
-      settings.setProperty("s3proxy.credential", secretKey);
+      if (authorization) {
+        settings.setProperty("s3proxy.authorization", "aws-v2-or-v4");
+        settings.setProperty("s3proxy.identity", accessKey);
+        settings.setProperty("s3proxy.credential", secretKey);
+      } else {
+        settings.setProperty("s3proxy.authorization", "none");
+      }
       settings.setProperty("jclouds.provider", "filesystem");
       settings.setProperty("jclouds.filesystem.basedir", data.toString());
       // The local backend checks no keys of its own, but jclouds insists on having some.

@@ -37,14 +37,14 @@ final class CatalogApi {
 
   private final CatalogState state;
   private final URI storageRoot;
-  private final UnityCatalogServer.S3Credentials s3Credentials;
+  private final S3CredentialVendor s3Credentials;
   private final Clock clock;
   private final String metastoreId;
 
   CatalogApi(
       CatalogState state,
       URI storageRoot,
-      UnityCatalogServer.S3Credentials s3Credentials,
+      S3CredentialVendor s3Credentials,
       Clock clock,
       String metastoreId) {
     this.state = state;
@@ -267,17 +267,18 @@ final class CatalogApi {
     TemporaryCredentials credentials = new TemporaryCredentials();
     String scheme = URI.create(location).getScheme();
     if (scheme != null && scheme.startsWith("s3")) {
-      if (s3Credentials == null) {
+      if (!s3Credentials.configured()) {
         throw UnityCatalogException.badRequest(
             "The server has no credentials to vend for " + location);
       }
+      VendedS3Credential vended = s3Credentials.vend(location);
       credentials
           .awsTempCredentials(
               new AwsCredentials()
-                  .accessKeyId(s3Credentials.accessKeyId())
-                  .secretAccessKey(s3Credentials.secretAccessKey())
-                  .sessionToken(s3Credentials.sessionToken()))
-          .expirationTime(clock.millis() + s3Credentials.lifetime().toMillis());
+                  .accessKeyId(vended.accessKeyId())
+                  .secretAccessKey(vended.secretAccessKey())
+                  .sessionToken(vended.sessionToken()))
+          .expirationTime(vended.expiresAt().toEpochMilli());
     }
     return credentials;
   }

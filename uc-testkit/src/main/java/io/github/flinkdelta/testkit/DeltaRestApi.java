@@ -53,14 +53,14 @@ final class DeltaRestApi {
 
   private final CatalogState state;
   private final URI storageRoot;
-  private final UnityCatalogServer.S3Credentials s3Credentials;
+  private final S3CredentialVendor s3Credentials;
   private final Clock clock;
   private final ObjectMapper mapper;
 
   DeltaRestApi(
       CatalogState state,
       URI storageRoot,
-      UnityCatalogServer.S3Credentials s3Credentials,
+      S3CredentialVendor s3Credentials,
       Clock clock,
       ObjectMapper mapper) {
     this.state = state;
@@ -296,12 +296,13 @@ final class DeltaRestApi {
             .operation(DeltaCredentialOperation.READ_WRITE)
             .config(config);
     String scheme = URI.create(location).getScheme();
-    if (scheme != null && scheme.startsWith("s3") && s3Credentials != null) {
+    if (scheme != null && scheme.startsWith("s3") && s3Credentials.configured()) {
+      VendedS3Credential vended = s3Credentials.vend(location);
       config
-          .s3AccessKeyId(s3Credentials.accessKeyId())
-          .s3SecretAccessKey(s3Credentials.secretAccessKey())
-          .s3SessionToken(s3Credentials.sessionToken());
-      credential.expirationTimeMs(clock.millis() + s3Credentials.lifetime().toMillis());
+          .s3AccessKeyId(vended.accessKeyId())
+          .s3SecretAccessKey(vended.secretAccessKey())
+          .s3SessionToken(vended.sessionToken());
+      credential.expirationTimeMs(vended.expiresAt().toEpochMilli());
     }
     return new DeltaCredentialsResponse().storageCredentials(new ArrayList<>(List.of(credential)));
   }

@@ -26,6 +26,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -90,17 +91,16 @@ public final class UnityCatalogServer implements AutoCloseable {
         settings.stateDirectory == null
             ? new CatalogState()
             : CatalogState.load(settings.stateDirectory, mapper);
-    CatalogApi catalogs =
-        new CatalogApi(
-            state,
-            settings.storageRoot,
+    S3CredentialVendor s3 =
+        new S3CredentialVendor(
             settings.s3Credentials,
-            settings.clock,
-            settings.metastoreId);
+            settings.distinctS3Lifetime,
+            settings.s3Listener,
+            settings.clock);
+    CatalogApi catalogs =
+        new CatalogApi(state, settings.storageRoot, s3, settings.clock, settings.metastoreId);
     CommitsApi commits = new CommitsApi(state);
-    DeltaRestApi delta =
-        new DeltaRestApi(
-            state, settings.storageRoot, settings.s3Credentials, settings.clock, mapper);
+    DeltaRestApi delta = new DeltaRestApi(state, settings.storageRoot, s3, settings.clock, mapper);
 
     route("GET /metastore_summary", catalogs::metastoreSummary);
     route("POST /catalogs", catalogs::createCatalog);
@@ -268,6 +268,8 @@ public final class UnityCatalogServer implements AutoCloseable {
     private String token;
     private String readOnlyToken;
     private S3Credentials s3Credentials;
+    private Duration distinctS3Lifetime;
+    private Consumer<VendedS3Credential> s3Listener;
     private Clock clock = Clock.systemUTC();
     private String oauthClientId;
     private String oauthClientSecret;
@@ -328,9 +330,27 @@ public final class UnityCatalogServer implements AutoCloseable {
       return this;
     }
 
-    /** The credentials vended for tables on {@code s3://} locations. */
+    /** The credentials vended for tables on {@code s3://} locations: one key pair for all. */
     public Builder s3Credentials(S3Credentials credentials) {
       this.s3Credentials = credentials;
+      this.distinctS3Lifetime = null;
+      return this;
+    }
+
+    /**
+     * Vends a new access key, secret and session token for {@code s3://} locations on every
+     * credential request, each announced as expiring after {@code lifetime}. The server enforces
+     * nothing on storage: hand each key to the S3 endpoint with {@link #onS3CredentialVended}.
+     */
+    public Builder distinctS3Credentials(Duration lifetime) {
+      this.distinctS3Lifetime = Objects.requireNonNull(lifetime, "lifetime");
+      this.s3Credentials = null;
+      return this;
+    }
+
+    /** Told each S3 credential the server vends, before the answer carrying it is sent. */
+    public Builder onS3CredentialVended(Consumer<VendedS3Credential> listener) {
+      this.s3Listener = listener;
       return this;
     }
 

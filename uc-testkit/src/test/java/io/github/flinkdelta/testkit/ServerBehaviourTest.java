@@ -28,6 +28,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -279,6 +280,47 @@ class ServerBehaviourTest {
                       .tableId(table.getTableId())
                       .operation(TableOperation.READ_WRITE));
       assertThat(credentials.getExpirationTime()).isNull();
+    }
+  }
+
+  @Test
+  void distinctS3CredentialsAreNewOnEveryRequestAndAnnouncedBeforeTheAnswer() throws Exception {
+    List<VendedS3Credential> announced = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (UnityCatalogServer server =
+        UnityCatalogServer.builder()
+            .storageRoot(URI.create("s3://bucket/warehouse"))
+            .distinctS3Credentials(Duration.ofSeconds(4))
+            .onS3CredentialVended(announced::add)
+            .build()
+            .start()) {
+      ApiClient client = TestClients.client(server, null);
+      TableInfo table = TestClients.createManagedTable(client, "main", "default", "rotating");
+      GenerateTemporaryTableCredential ask =
+          new GenerateTemporaryTableCredential()
+              .tableId(table.getTableId())
+              .operation(TableOperation.READ_WRITE);
+      int before = announced.size();
+      long asked = System.currentTimeMillis();
+      TemporaryCredentials first =
+          new TemporaryCredentialsApi(client).generateTemporaryTableCredentials(ask);
+      TemporaryCredentials second =
+          new TemporaryCredentialsApi(client).generateTemporaryTableCredentials(ask);
+
+      assertThat(announced).hasSize(before + 2);
+      VendedS3Credential one = announced.get(before);
+      VendedS3Credential two = announced.get(before + 1);
+      assertThat(first.getAwsTempCredentials().getAccessKeyId()).isEqualTo(one.accessKeyId());
+      assertThat(first.getAwsTempCredentials().getSecretAccessKey())
+          .isEqualTo(one.secretAccessKey());
+      assertThat(first.getAwsTempCredentials().getSessionToken()).isEqualTo(one.sessionToken());
+      assertThat(first.getExpirationTime()).isEqualTo(one.expiresAt().toEpochMilli());
+      assertThat(second.getAwsTempCredentials().getAccessKeyId()).isEqualTo(two.accessKeyId());
+      assertThat(two.accessKeyId()).isNotEqualTo(one.accessKeyId());
+      assertThat(two.secretAccessKey()).isNotEqualTo(one.secretAccessKey());
+      assertThat(two.sessionToken()).isNotEqualTo(one.sessionToken());
+      assertThat(one.location()).isEqualTo(table.getStorageLocation());
+      assertThat(one.expiresAt().toEpochMilli()).isBetween(asked + 4_000, asked + 4_000 + 60_000);
+      assertThat(one.toString()).doesNotContain(one.secretAccessKey(), one.sessionToken());
     }
   }
 
