@@ -110,10 +110,24 @@ public final class DeltaTableReader {
   }
 
   public static List<List<Object>> read(Engine engine, Snapshot snapshot) {
+    List<List<Object>> out = new ArrayList<>();
+    forEachRow(engine, snapshot, out::add);
+    return out;
+  }
+
+  /** Hands every row of the table's latest version to {@code action}, without keeping them. */
+  public static void forEachRow(String path, java.util.function.Consumer<List<Object>> action) {
+    Engine engine =
+        DefaultEngine.create(
+            io.github.flinkdelta.core.storage.HadoopConfigurations.of(java.util.Map.of()));
+    forEachRow(engine, TableManager.loadSnapshot(path).build(engine), action);
+  }
+
+  private static void forEachRow(
+      Engine engine, Snapshot snapshot, java.util.function.Consumer<List<Object>> action) {
     Scan scan = snapshot.getScanBuilder().build();
     Row scanState = scan.getScanState(engine);
     StructType physical = ScanStateRow.getPhysicalDataReadSchema(scanState);
-    List<List<Object>> out = new ArrayList<>();
     try (CloseableIterator<FilteredColumnarBatch> files = scan.getScanFiles(engine)) {
       while (files.hasNext()) {
         try (CloseableIterator<Row> scanFiles = files.next().getRows()) {
@@ -133,7 +147,7 @@ public final class DeltaTableReader {
               while (logical.hasNext()) {
                 try (CloseableIterator<Row> rows = logical.next().getRows()) {
                   while (rows.hasNext()) {
-                    out.add(values(rows.next()));
+                    action.accept(values(rows.next()));
                   }
                 }
               }
@@ -144,7 +158,6 @@ public final class DeltaTableReader {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-    return out;
   }
 
   private static List<Object> values(Row row) {
