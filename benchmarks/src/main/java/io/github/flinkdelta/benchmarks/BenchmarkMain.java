@@ -37,7 +37,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * <p>Options: {@code --full} (larger runs), {@code --rows N}, {@code --repeats N} (comparison runs
  * per contender, the median reported; default 3), {@code --contenders a,b}, {@code --scenarios
  * a,b}, {@code --sections a,b}, {@code --soak-minutes N}, {@code --object-reuse} (the comparison
- * with Flink's object reuse on, for every contender), {@code --out DIR} (default {@code target}).
+ * with Flink's object reuse on, for every contender), {@code --out DIR} (default {@code target}),
+ * {@code --order-seed N} (the contenders' order in each repetition is shuffled with it; printed).
  * Everything but the comparison's table goes to {@code benchmark-measurements.json}.
  */
 public final class BenchmarkMain {
@@ -93,9 +94,21 @@ public final class BenchmarkMain {
     System.out.println("Comparison: " + settings);
     // Repetitions are interleaved, so that a slow spell of the machine hits every contender.
     Map<String, List<RunResult>> runs = new java.util.LinkedHashMap<>();
+    for (String scenario : options.scenarios()) {
+      for (String contender : options.contenders()) {
+        runs.put(scenario + "-" + contender, new ArrayList<>());
+      }
+    }
+    // Contenders run in a new order each repetition, so that none always runs first (on a cold
+    // machine) or last (after the others heated it); the seed replays an order.
+    java.util.Random order = new java.util.Random(options.orderSeed());
+    System.out.printf("Contender order seed: %d (--order-seed to replay)%n", options.orderSeed());
     for (int repeat = 1; repeat <= options.repeats(); repeat++) {
+      List<String> contenders = new ArrayList<>(options.contenders());
+      java.util.Collections.shuffle(contenders, order);
+      System.out.printf("Repetition %d order: %s%n", repeat, String.join(", ", contenders));
       for (String scenario : options.scenarios()) {
-        for (String contender : options.contenders()) {
+        for (String contender : contenders) {
           String name = scenario + "-" + contender;
           Path dir = Files.createDirectories(work.resolve(name + "-" + repeat));
           Path resultFile = dir.resolve("result.json");
@@ -111,7 +124,7 @@ public final class BenchmarkMain {
               dir.resolve("run.log"),
               ChildJvm.TIMEOUT);
           RunResult result = new ObjectMapper().readValue(resultFile.toFile(), RunResult.class);
-          runs.computeIfAbsent(name, key -> new ArrayList<>()).add(result);
+          runs.get(name).add(result);
           System.out.printf(
               "  %,.0f rows/s (%,.0f after warm-up), commit p50 %.0f ms, p99 %.0f ms%n",
               result.rowsPerSecond(),
@@ -205,7 +218,8 @@ public final class BenchmarkMain {
       int soakMinutes,
       Path out,
       boolean full,
-      boolean objectReuse) {
+      boolean objectReuse,
+      long orderSeed) {
 
     private static final List<String> DEFAULT_SECTIONS =
         List.of("comparison", "jmh", "state", "partitions", "large");
@@ -226,6 +240,7 @@ public final class BenchmarkMain {
       List<String> sections = DEFAULT_SECTIONS;
       int soakMinutes = 0;
       Path out = Path.of("target");
+      long orderSeed = System.nanoTime();
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--full", "--object-reuse" -> {}
@@ -236,6 +251,7 @@ public final class BenchmarkMain {
           case "--sections" -> sections = List.of(args[++i].split(","));
           case "--soak-minutes" -> soakMinutes = Integer.parseInt(args[++i]);
           case "--out" -> out = Path.of(args[++i]);
+          case "--order-seed" -> orderSeed = Long.parseLong(args[++i]);
           default -> throw new IllegalArgumentException("Unknown option " + args[i]);
         }
       }
@@ -262,7 +278,8 @@ public final class BenchmarkMain {
           soakMinutes,
           out,
           full,
-          objectReuse);
+          objectReuse,
+          orderSeed);
     }
   }
 }

@@ -28,6 +28,10 @@ final class ComparisonReport {
 
   void print(PrintStream out) {
     out.printf(
+        "Flink %s for every contender; %s runs Iceberg's runtime for Flink 2.1 (Iceberg publishes"
+            + " none for later Flink versions).%n",
+        org.apache.flink.runtime.util.EnvironmentInformation.getVersion(), IcebergContender.NAME);
+    out.printf(
         "%-22s %-14s %11s %11s %11s %8s %6s %7s %8s %8s %12s %9s %6s%n",
         "contender",
         "scenario",

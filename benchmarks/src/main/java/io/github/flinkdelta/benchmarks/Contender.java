@@ -23,6 +23,9 @@ interface Contender extends AutoCloseable {
   /** The directory holding the committed data files and nothing else that ends in .parquet. */
   Path dataRoot();
 
+  /** The data files the table holds once the job is done, as its readers would find them. */
+  java.util.List<Path> committedFiles() throws IOException;
+
   @Override
   default void close() throws Exception {}
 

@@ -61,4 +61,31 @@ final class DeltaPathContender implements Contender {
   public Path dataRoot() {
     return table;
   }
+
+  @Override
+  public java.util.List<Path> committedFiles() throws IOException {
+    return addedFiles(table);
+  }
+
+  /**
+   * The files the commits in {@code table}'s log add (the sink only adds, so these are the table's
+   * files), with their URI-encoded relative paths resolved against the table.
+   */
+  static java.util.List<Path> addedFiles(Path table) throws IOException {
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    java.util.List<Path> files = new java.util.ArrayList<>();
+    try (java.util.stream.Stream<Path> log =
+        java.nio.file.Files.list(table.resolve("_delta_log"))) {
+      for (Path commit : log.filter(DeltaPathContender::isCommitFile).sorted().toList()) {
+        for (String line : java.nio.file.Files.readAllLines(commit)) {
+          com.fasterxml.jackson.databind.JsonNode add = json.readTree(line).path("add");
+          if (!add.isMissingNode()) {
+            files.add(table.resolve(java.net.URI.create(add.path("path").asText()).getPath()));
+          }
+        }
+      }
+    }
+    return files;
+  }
 }

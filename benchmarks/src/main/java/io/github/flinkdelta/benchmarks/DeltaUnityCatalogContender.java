@@ -50,6 +50,19 @@ final class DeltaUnityCatalogContender implements Contender {
     return storage;
   }
 
+  /** The files of the managed table's published commits (the sink publishes every commit). */
+  @Override
+  public java.util.List<Path> committedFiles() throws java.io.IOException {
+    try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(storage)) {
+      Path log =
+          paths
+              .filter(p -> p.getFileName().toString().equals("_delta_log"))
+              .findFirst()
+              .orElseThrow(() -> new IllegalStateException("no _delta_log under " + storage));
+      return DeltaPathContender.addedFiles(log.getParent());
+    }
+  }
+
   @Override
   public void close() {
     if (catalog != null) {

@@ -64,6 +64,22 @@ final class FileSinkContender implements Contender {
     return root;
   }
 
+  /** The finished part files: not hidden, so neither in progress nor pending. */
+  @Override
+  public java.util.List<Path> committedFiles() throws IOException {
+    try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
+      return paths
+          .filter(Files::isRegularFile)
+          .filter(
+              p -> {
+                String name = p.getFileName().toString();
+                return name.startsWith("part-") && name.endsWith(".parquet");
+              })
+          .sorted()
+          .toList();
+    }
+  }
+
   /** Hive-style directories by country, as the table formats lay out that partition. */
   private static final class CountryBuckets implements BucketAssigner<RowData, String> {
     private static final int COUNTRY =

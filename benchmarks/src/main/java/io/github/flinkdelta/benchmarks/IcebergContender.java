@@ -90,4 +90,18 @@ final class IcebergContender implements Contender {
   public Path dataRoot() {
     return location.resolve("data");
   }
+
+  /** The data files of the table's current snapshot. */
+  @Override
+  public java.util.List<Path> committedFiles() throws IOException {
+    table.refresh();
+    java.util.List<Path> files = new java.util.ArrayList<>();
+    try (org.apache.iceberg.io.CloseableIterable<org.apache.iceberg.FileScanTask> tasks =
+        table.newScan().planFiles()) {
+      for (org.apache.iceberg.FileScanTask task : tasks) {
+        files.add(Path.of(java.net.URI.create(task.file().location())));
+      }
+    }
+    return files;
+  }
 }
