@@ -68,6 +68,19 @@ final class ComparisonReport {
     out.printf(
         "warm rows/s: after the first %d s of the job; rows/s: the whole job, start-up included.%n",
         ContenderRun.WARM_UP_MILLIS / 1_000);
+    for (RunResult r : results) {
+      if (r.rowsMissing() != 0 || r.rowsDuplicated() != 0) {
+        out.printf(
+            Locale.ROOT,
+            "NOT EXACT: %s on %s: its table lacks %,d of the %,d rows and holds %,d twice (in its"
+                + " reported repetition); its figures count rows it did not deliver.%n",
+            r.contender(),
+            r.scenario(),
+            r.rowsMissing(),
+            r.rows(),
+            r.rowsDuplicated());
+      }
+    }
     out.println();
     out.println(
         "Ours / peer (warm rows/s; warm rows/s per core; rows/s; rows/s per core), same scenario:");

@@ -27,11 +27,22 @@ final class LandedRows {
 
   private LandedRows() {}
 
-  /**
-   * @throws IllegalStateException naming how many ids are missing and how many landed twice
-   */
-  static void checkExactlyOnce(String what, List<Path> committedFiles, long rows)
-      throws IOException {
+  /** How the ids in a table compare with the ids generated. */
+  record Landing(long rows, long missing, long duplicates, long neverGenerated, int files) {
+    boolean exact() {
+      return missing == 0 && duplicates == 0 && neverGenerated == 0;
+    }
+
+    String describe(String what) {
+      return String.format(
+          "%s: of %d generated rows, %d are missing from its %d committed files, %d landed more"
+              + " than once, %d ids were never generated",
+          what, rows, missing, files, duplicates, neverGenerated);
+    }
+  }
+
+  /** Reads the event ids of {@code committedFiles} and compares them with ids 0 to rows - 1. */
+  static Landing read(List<Path> committedFiles, long rows) throws IOException {
     if (rows > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("too many rows to check: " + rows);
     }
@@ -74,13 +85,7 @@ final class LandedRows {
         }
       }
     }
-    long missing = rows - seen.cardinality();
-    if (missing != 0 || duplicates != 0 || outOfRange != 0) {
-      throw new IllegalStateException(
-          String.format(
-              "%s: of %d generated rows, %d are missing from its %d committed files, %d landed"
-                  + " more than once, %d ids were never generated",
-              what, rows, missing, committedFiles.size(), duplicates, outOfRange));
-    }
+    return new Landing(
+        rows, rows - seen.cardinality(), duplicates, outOfRange, committedFiles.size());
   }
 }

@@ -9,6 +9,10 @@ import java.util.function.ToDoubleFunction;
 /**
  * The figures of one contender on one scenario, as written to {@code benchmark-results.json}.
  *
+ * @param rowsMissing generated rows the contender's table does not hold when the job is done (by
+ *     its log, snapshot or finished files, not by what lies on disk); a run of this sink fails
+ *     instead, a peer's is reported
+ * @param rowsDuplicated generated rows the table holds more than once
  * @param rowsPerSecond rows over the time from the job's submission to its end, start-up and the
  *     JVM's warm-up included
  * @param rowsPerSecondPerCore rows per second of CPU time the whole process used (job, observer and
@@ -31,6 +35,8 @@ public record RunResult(
     String contender,
     String scenario,
     long rows,
+    long rowsMissing,
+    long rowsDuplicated,
     double seconds,
     double rowsPerSecond,
     double cpuSeconds,
@@ -84,6 +90,8 @@ public record RunResult(
         contender,
         scenario,
         rows,
+        rowsMissing,
+        rowsDuplicated,
         seconds,
         rowsPerSecond,
         cpuSeconds,
