@@ -161,7 +161,40 @@ public final class BenchmarkMain {
           .measurementIterations(3)
           .measurementTime(TimeValue.seconds(2));
     }
-    new Runner(jmh.build()).run();
+    java.util.Collection<org.openjdk.jmh.results.RunResult> results = new Runner(jmh.build()).run();
+    System.out.println();
+    // Figures with their error (99.9 % confidence interval), and a ratio only where the intervals
+    // do not overlap: the short default run is noisy, and a ratio of overlapping figures says
+    // nothing.
+    List<org.openjdk.jmh.results.Result<?>> scores = new ArrayList<>();
+    for (org.openjdk.jmh.results.RunResult result : results) {
+      org.openjdk.jmh.results.Result<?> score = result.getPrimaryResult();
+      scores.add(score);
+      System.out.printf(
+          java.util.Locale.ROOT,
+          "  %-40s %,.0f ± %,.0f %s%n",
+          result.getParams().getBenchmark().replaceAll(".*\\.", ""),
+          score.getScore(),
+          score.getScoreError(),
+          score.getScoreUnit());
+    }
+    for (int i = 0; i < scores.size(); i++) {
+      for (int j = i + 1; j < scores.size(); j++) {
+        org.openjdk.jmh.results.Result<?> a = scores.get(i);
+        org.openjdk.jmh.results.Result<?> b = scores.get(j);
+        boolean overlap =
+            a.getScore() - a.getScoreError() <= b.getScore() + b.getScoreError()
+                && b.getScore() - b.getScoreError() <= a.getScore() + a.getScoreError();
+        System.out.printf(
+            java.util.Locale.ROOT,
+            "  %s / %s: %s%n",
+            a.getLabel(),
+            b.getLabel(),
+            overlap
+                ? "error bars overlap, no ratio"
+                : String.format(java.util.Locale.ROOT, "%.2fx", a.getScore() / b.getScore()));
+      }
+    }
     System.out.println();
   }
 
