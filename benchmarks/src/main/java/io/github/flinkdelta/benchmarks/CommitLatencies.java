@@ -37,6 +37,33 @@ final class CommitLatencies {
     return latencies;
   }
 
+  /**
+   * One latency per commit whose checkpoint is known: from the completion of the checkpoint the
+   * commit carries (for this sink the transaction version, for Iceberg the snapshot's {@code
+   * flink.max-committed-checkpoint-id}) to the commit's visibility, however many checkpoints
+   * completed in between. Commits of checkpoints completed before {@code fromMillis}, and those of
+   * no completed checkpoint (a bounded job's final commit), are left out.
+   *
+   * @param completedAt each completed checkpoint's id and completion moment
+   * @param checkpointOfVersion the checkpoint id of each table version
+   */
+  static List<Long> ofOwnCheckpoints(
+      java.util.Map<Long, Long> completedAt,
+      List<CommitObserver.Visible> commits,
+      java.util.Map<Long, Long> checkpointOfVersion,
+      long fromMillis) {
+    List<Long> latencies = new ArrayList<>();
+    for (CommitObserver.Visible commit : commits) {
+      Long checkpoint = checkpointOfVersion.get(commit.version());
+      Long completed = checkpoint == null ? null : completedAt.get(checkpoint);
+      if (completed != null && completed >= fromMillis) {
+        latencies.add(commit.atMillis() - completed);
+      }
+    }
+    latencies.sort(null);
+    return latencies;
+  }
+
   /** Nearest-rank percentile; {@code NaN} when there are no values. */
   static double percentile(List<Long> sorted, int percent) {
     if (sorted.isEmpty()) {

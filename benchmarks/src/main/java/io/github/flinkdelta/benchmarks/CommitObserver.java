@@ -24,8 +24,15 @@ import java.util.stream.Stream;
 abstract class CommitObserver implements AutoCloseable {
 
   private final List<Long> times = new ArrayList<>();
+  private final List<Visible> visible = new ArrayList<>();
   private final Thread thread;
   private volatile boolean running = true;
+  private volatile Exception failure;
+
+  /**
+   * One commit becoming visible: the table version it made (-1 where the sink has none) and when.
+   */
+  record Visible(long version, long atMillis) {}
 
   CommitObserver(String name) {
     thread = new Thread(this::run, "commit-observer-" + name);
@@ -37,7 +44,14 @@ abstract class CommitObserver implements AutoCloseable {
    * file's appearance, by creation or rename, is the commit's visibility.
    */
   static CommitObserver files(Path root, Predicate<Path> isCommit) throws IOException {
-    return new FileCommitObserver(root, isCommit).start();
+    return files(root, isCommit, path -> -1);
+  }
+
+  /** As {@link #files(Path, Predicate)}, with the table version each commit file names. */
+  static CommitObserver files(
+      Path root, Predicate<Path> isCommit, java.util.function.ToLongFunction<Path> version)
+      throws IOException {
+    return new FileCommitObserver(root, isCommit, version).start();
   }
 
   /** Polls a version number every {@code pollMillis}; each increment counts as one commit. */
@@ -45,9 +59,27 @@ abstract class CommitObserver implements AutoCloseable {
     return new VersionCommitObserver(version, pollMillis).start();
   }
 
-  /** The moments, in epoch milliseconds, at which commits became visible, in order. */
+  /**
+   * The moments, in epoch milliseconds, at which commits became visible, in order.
+   *
+   * @throws IllegalStateException when the observer stopped on a failure: its figures would be
+   *     missing commits
+   */
   synchronized List<Long> times() {
+    failIfFailed();
     return List.copyOf(times);
+  }
+
+  /** The commits seen, with their versions, in order; fails as {@link #times()} does. */
+  synchronized List<Visible> visible() {
+    failIfFailed();
+    return List.copyOf(visible);
+  }
+
+  private void failIfFailed() {
+    if (failure != null) {
+      throw new IllegalStateException("The commit observer stopped: " + failure, failure);
+    }
   }
 
   protected abstract void observe() throws Exception;
@@ -57,6 +89,11 @@ abstract class CommitObserver implements AutoCloseable {
   }
 
   protected final synchronized void committed(long atMillis) {
+    committed(-1, atMillis);
+  }
+
+  protected final synchronized void committed(long version, long atMillis) {
+    visible.add(new Visible(version, atMillis));
     times.add(atMillis);
   }
 
@@ -71,7 +108,9 @@ abstract class CommitObserver implements AutoCloseable {
     } catch (ClosedWatchServiceException | InterruptedException e) {
       // closed
     } catch (Exception e) {
-      throw new IllegalStateException("Commit observer failed", e);
+      // Kept for times() and visible(), which fail the run: a dead observer would report only the
+      // commits it saw before it died.
+      failure = e;
     }
   }
 
@@ -85,11 +124,15 @@ abstract class CommitObserver implements AutoCloseable {
   private static final class FileCommitObserver extends CommitObserver {
     private final WatchService watcher;
     private final Predicate<Path> isCommit;
+    private final java.util.function.ToLongFunction<Path> version;
 
-    FileCommitObserver(Path root, Predicate<Path> isCommit) throws IOException {
+    FileCommitObserver(
+        Path root, Predicate<Path> isCommit, java.util.function.ToLongFunction<Path> version)
+        throws IOException {
       super(root.getFileName().toString());
       this.watcher = FileSystems.getDefault().newWatchService();
       this.isCommit = isCommit;
+      this.version = version;
       try (Stream<Path> dirs = Files.walk(root)) {
         dirs.filter(Files::isDirectory).forEach(this::register);
       }
@@ -112,7 +155,7 @@ abstract class CommitObserver implements AutoCloseable {
           if (Files.isDirectory(path)) {
             register(path);
           } else if (isCommit.test(path)) {
-            committed(now);
+            committed(version.applyAsLong(path), now);
           }
         }
         key.reset();
@@ -151,7 +194,7 @@ abstract class CommitObserver implements AutoCloseable {
         long latest = version.getAsLong();
         long now = System.currentTimeMillis();
         for (; seen < latest; seen++) {
-          committed(now);
+          committed(seen + 1, now);
         }
         Thread.sleep(pollMillis);
       }

@@ -23,6 +23,15 @@ interface Contender extends AutoCloseable {
   /** The directory holding the committed data files and nothing else that ends in .parquet. */
   Path dataRoot();
 
+  /**
+   * The checkpoint id each table version committed, read from the table once the job is done; empty
+   * where the sink records none (commit latency then falls back to the latest checkpoint completed
+   * before each commit).
+   */
+  default java.util.Map<Long, Long> checkpointOfVersion() throws IOException {
+    return java.util.Map.of();
+  }
+
   /** The data files the table holds once the job is done, as its readers would find them. */
   java.util.List<Path> committedFiles() throws IOException;
 

@@ -79,13 +79,30 @@ public final class ContenderRun {
                 start,
                 WARM_UP_MILLIS * 1_000_000,
                 GenerationProgress.EVERY);
+        List<AbstractCheckpointStats> checkpoints = flink.completedCheckpoints(job);
         List<Long> completions =
-            flink.completedCheckpoints(job).stream()
+            checkpoints.stream()
                 .map(AbstractCheckpointStats::getLatestAckTimestamp)
                 .sorted()
                 .toList();
-        List<Long> latencies = CommitLatencies.of(completions, commits.times());
-        List<Long> afterWarmUp = CommitLatencies.of(completions, commits.times(), warmedUp);
+        java.util.Map<Long, Long> completedAt = new java.util.HashMap<>();
+        checkpoints.forEach(c -> completedAt.put(c.getCheckpointId(), c.getLatestAckTimestamp()));
+        // Each commit against its own checkpoint where the table records which one it is, else
+        // against the latest checkpoint completed before it (FileSink).
+        java.util.Map<Long, Long> checkpointOfVersion = contender.checkpointOfVersion();
+        List<Long> latencies;
+        List<Long> afterWarmUp;
+        if (checkpointOfVersion.isEmpty()) {
+          latencies = CommitLatencies.of(completions, commits.times());
+          afterWarmUp = CommitLatencies.of(completions, commits.times(), warmedUp);
+        } else {
+          latencies =
+              CommitLatencies.ofOwnCheckpoints(
+                  completedAt, commits.visible(), checkpointOfVersion, Long.MIN_VALUE);
+          afterWarmUp =
+              CommitLatencies.ofOwnCheckpoints(
+                  completedAt, commits.visible(), checkpointOfVersion, warmedUp);
+        }
 
         // Every generated id exactly once in what the table holds, not in what lies on disk. This
         // sink must be exact; a peer's shortfall is reported with its figures.

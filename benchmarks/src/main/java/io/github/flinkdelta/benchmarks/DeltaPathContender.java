@@ -54,7 +54,8 @@ final class DeltaPathContender implements Contender {
 
   @Override
   public CommitObserver observeCommits() throws IOException {
-    return CommitObserver.files(table.resolve("_delta_log"), DeltaPathContender::isCommitFile);
+    return CommitObserver.files(
+        table.resolve("_delta_log"), DeltaPathContender::isCommitFile, DeltaPathContender::version);
   }
 
   @Override
@@ -65,6 +66,36 @@ final class DeltaPathContender implements Contender {
   @Override
   public java.util.List<Path> committedFiles() throws IOException {
     return addedFiles(table);
+  }
+
+  @Override
+  public java.util.Map<Long, Long> checkpointOfVersion() throws IOException {
+    return checkpointsOf(table);
+  }
+
+  /** The version a commit file names ({@code 00000000000000000012.json} is version 12). */
+  static long version(Path commitFile) {
+    String name = commitFile.getFileName().toString();
+    return Long.parseLong(name.substring(0, name.indexOf('.')));
+  }
+
+  /** Each version's transaction version, which this sink sets to the checkpoint id it commits. */
+  static java.util.Map<Long, Long> checkpointsOf(Path table) throws IOException {
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    java.util.Map<Long, Long> checkpoints = new java.util.HashMap<>();
+    try (java.util.stream.Stream<Path> log =
+        java.nio.file.Files.list(table.resolve("_delta_log"))) {
+      for (Path commit : log.filter(DeltaPathContender::isCommitFile).toList()) {
+        for (String line : java.nio.file.Files.readAllLines(commit)) {
+          com.fasterxml.jackson.databind.JsonNode txn = json.readTree(line).path("txn");
+          if (!txn.isMissingNode()) {
+            checkpoints.put(version(commit), txn.path("version").asLong());
+          }
+        }
+      }
+    }
+    return checkpoints;
   }
 
   /**

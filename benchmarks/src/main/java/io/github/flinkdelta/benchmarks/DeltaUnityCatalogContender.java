@@ -53,13 +53,22 @@ final class DeltaUnityCatalogContender implements Contender {
   /** The files of the managed table's published commits (the sink publishes every commit). */
   @Override
   public java.util.List<Path> committedFiles() throws java.io.IOException {
+    return DeltaPathContender.addedFiles(tableDirectory());
+  }
+
+  /** The checkpoint of each version the catalog ratified, from the published commits. */
+  @Override
+  public java.util.Map<Long, Long> checkpointOfVersion() throws java.io.IOException {
+    return DeltaPathContender.checkpointsOf(tableDirectory());
+  }
+
+  private Path tableDirectory() throws java.io.IOException {
     try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(storage)) {
-      Path log =
-          paths
-              .filter(p -> p.getFileName().toString().equals("_delta_log"))
-              .findFirst()
-              .orElseThrow(() -> new IllegalStateException("no _delta_log under " + storage));
-      return DeltaPathContender.addedFiles(log.getParent());
+      return paths
+          .filter(p -> p.getFileName().toString().equals("_delta_log"))
+          .findFirst()
+          .orElseThrow(() -> new IllegalStateException("no _delta_log under " + storage))
+          .getParent();
     }
   }
 

@@ -83,12 +83,50 @@ final class IcebergContender implements Contender {
   public CommitObserver observeCommits() throws IOException {
     return CommitObserver.files(
         location.resolve("metadata"),
-        path -> METADATA_FILE.matcher(path.getFileName().toString()).matches());
+        path -> METADATA_FILE.matcher(path.getFileName().toString()).matches(),
+        IcebergContender::metadataVersion);
   }
 
   @Override
   public Path dataRoot() {
     return location.resolve("data");
+  }
+
+  private static long metadataVersion(Path metadataFile) {
+    String name = metadataFile.getFileName().toString();
+    return Long.parseLong(name.substring(1, name.indexOf('.')));
+  }
+
+  /**
+   * For each metadata version, the checkpoint its current snapshot committed, as Iceberg's Flink
+   * committer records it in the snapshot summary ({@code flink.max-committed-checkpoint-id}).
+   */
+  @Override
+  public java.util.Map<Long, Long> checkpointOfVersion() throws IOException {
+    table.refresh();
+    java.util.Map<Long, Long> checkpointOfSnapshot = new java.util.HashMap<>();
+    for (org.apache.iceberg.Snapshot snapshot : table.snapshots()) {
+      String checkpoint = snapshot.summary().get("flink.max-committed-checkpoint-id");
+      if (checkpoint != null) {
+        checkpointOfSnapshot.put(snapshot.snapshotId(), Long.parseLong(checkpoint));
+      }
+    }
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    java.util.Map<Long, Long> checkpoints = new java.util.HashMap<>();
+    try (java.util.stream.Stream<Path> files =
+        java.nio.file.Files.list(location.resolve("metadata"))) {
+      for (Path file : files.toList()) {
+        if (METADATA_FILE.matcher(file.getFileName().toString()).matches()) {
+          long snapshot = json.readTree(file.toFile()).path("current-snapshot-id").asLong(-1);
+          Long checkpoint = checkpointOfSnapshot.get(snapshot);
+          if (checkpoint != null) {
+            checkpoints.put(metadataVersion(file), checkpoint);
+          }
+        }
+      }
+    }
+    return checkpoints;
   }
 
   /** The data files of the table's current snapshot. */

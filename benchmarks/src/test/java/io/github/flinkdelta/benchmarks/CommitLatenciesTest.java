@@ -18,6 +18,54 @@ class CommitLatenciesTest {
   }
 
   @Test
+  void aCommitSlowerThanTheIntervalCountsFromItsOwnCheckpoint() {
+    // Checkpoints 1, 2, 3 complete at 1 s, 2 s, 3 s; the commit of 1 (version 1) is visible only
+    // at 2.1 s, after checkpoint 2 completed; the commit of 2 at 3.05 s; a final commit of no
+    // completed checkpoint at 3.5 s.
+    java.util.Map<Long, Long> completedAt = java.util.Map.of(1L, 1_000L, 2L, 2_000L, 3L, 3_000L);
+    List<CommitObserver.Visible> commits =
+        List.of(
+            new CommitObserver.Visible(1, 2_100),
+            new CommitObserver.Visible(2, 3_050),
+            new CommitObserver.Visible(3, 3_500));
+    java.util.Map<Long, Long> checkpointOfVersion =
+        java.util.Map.of(1L, 1L, 2L, 2L, 3L, Long.MAX_VALUE);
+
+    assertThat(
+            CommitLatencies.ofOwnCheckpoints(
+                completedAt, commits, checkpointOfVersion, Long.MIN_VALUE))
+        .containsExactly(1_050L, 1_100L);
+    assertThat(CommitLatencies.ofOwnCheckpoints(completedAt, commits, checkpointOfVersion, 1_500L))
+        .containsExactly(1_050L);
+    // Crediting each commit to the latest checkpoint before it would show 100 and 50 ms.
+    assertThat(CommitLatencies.of(List.of(1_000L, 2_000L, 3_000L), List.of(2_100L, 3_050L)))
+        .containsExactly(50L, 100L);
+  }
+
+  @Test
+  void anObserverThatDiedFailsTheRunInsteadOfReportingFewerCommits() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger polls =
+        new java.util.concurrent.atomic.AtomicInteger();
+    CommitObserver observer =
+        CommitObserver.versions(
+            () -> {
+              if (polls.incrementAndGet() > 2) {
+                throw new IllegalStateException("catalog gone");
+              }
+              return polls.get();
+            },
+            1);
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (polls.get() <= 2 && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    observer.close();
+    org.assertj.core.api.Assertions.assertThatThrownBy(observer::times)
+        .hasMessageContaining("The commit observer stopped")
+        .hasMessageContaining("catalog gone");
+  }
+
+  @Test
   void percentilesAreNearestRank() {
     List<Long> sorted = List.of(10L, 20L, 30L, 40L, 50L, 60L, 70L, 80L, 90L, 100L);
 
