@@ -95,7 +95,8 @@ record ChaosSchedule(long seed, long rows, List<ChaosSchedule.Planned> faults) {
 
   /**
    * Seed search: prints the first {@code args[1]} (default 5) seeds from {@code args[0]} (default
-   * 1) whose plans are certain to fire every kind, with their plans.
+   * 1) whose plans are certain to fire every kind, with their plans. After a test-compile: {@code
+   * java -cp integration-tests/target/test-classes io.github.flinkdelta.it.ChaosSchedule 1 5}.
    */
   public static void main(String[] args) {
     long seed = args.length > 0 ? Long.parseLong(args[0]) : 1;
