@@ -3,6 +3,7 @@ package io.github.flinkdelta.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.it.ChaosSchedule.Fault;
 import io.github.flinkdelta.s3testkit.CredentialEnforcingProxy;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
@@ -13,11 +14,13 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumMap;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.flink.core.execution.JobClient;
@@ -26,6 +29,7 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.test.junit5.InjectMiniCluster;
+import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,10 +48,18 @@ import org.junit.jupiter.api.io.TempDir;
  * every version from 0 to the catalog's latest exists, and that S3 refused no request as expired
  * (the connector renewed every key in time).
  *
- * <p>CI runs {@code chaos.runs} (3) short runs. A soak: {@code ./mvnw -B -pl integration-tests
- * test-compile surefire:test@default-test -Dtest=ChaosITCase -Dchaos.minutes=30}. A failing run
- * prints its seed; {@code -Dchaos.seed=<seed> -Dchaos.runs=1} replays its fault schedule. Delta
- * checkpoints are written every three versions, so S3 faults also hit checkpoint writes.
+ * <p>Each fault is counted where it is injected: armed by the schedule, and fired when it hit the
+ * job (a writer failure thrown, an S3 burst that faulted a request, a catalog fault that answered a
+ * call, a TaskManager terminated); one replaced or cleared before it hit anything only counts as
+ * armed. Each run prints its seed, rows, versions and per kind faults fired/armed; the total, the
+ * fired counts over all runs.
+ *
+ * <p>CI runs the fixed seeds {@link #CI_SEEDS}, whose schedules are certain to fire every kind,
+ * then one random seed, and fails if a kind never fired in the fixed-seed runs. A soak: {@code
+ * ./mvnw -B -pl integration-tests test-compile surefire:test@default-test -Dtest=ChaosITCase
+ * -Dchaos.minutes=30}. A failing run prints its seed; {@code -Dchaos.seed=<seed> -Dchaos.runs=1}
+ * replays its fault schedule. Delta checkpoints are written every three versions, so S3 faults also
+ * hit checkpoint writes.
  */
 class ChaosITCase {
 
@@ -74,17 +86,15 @@ class ChaosITCase {
       "POST /delta/v1/catalogs/{catalog}/schemas/{schema}/tables/{table}";
   private static final String TABLE_CREDENTIALS = "POST /temporary-table-credentials";
   private static final int BUCKETS = 4;
-  private static final int MAX_FAULTS_PER_RUN = 8;
 
-  enum Fault {
-    WRITER_FAILS_MID_FILE,
-    S3_CONNECTION_RESETS,
-    S3_SLOW_DOWN,
-    CATALOG_COMMIT_FAILS,
-    CATALOG_RESPONSE_LOST,
-    CATALOG_CREDENTIALS_FAIL,
-    TASK_MANAGER_LOST
-  }
+  /**
+   * The seeds CI runs first, before a random one: each plan is certain to fire every kind of fault
+   * ({@link ChaosSchedule#certain()}, found by {@link ChaosSchedule#main}), so that every kind
+   * fires in CI twice over, whatever the machine's speed.
+   */
+  static final long[] CI_SEEDS = {116, 334};
+
+  @RegisterExtension final SharedObjectsExtension shared = SharedObjectsExtension.create();
 
   /** Indexes of the running TaskManagers; the cluster starts with 0 and 1. */
   private static final List<Integer> LIVE_TASK_MANAGERS = new java.util.ArrayList<>(List.of(0, 1));
@@ -105,32 +115,53 @@ class ChaosITCase {
   }
 
   @Test
+  void ciSeedsArePlannedToFireEveryKind() {
+    Set<Fault> planned = EnumSet.noneOf(Fault.class);
+    for (long seed : CI_SEEDS) {
+      planned.addAll(ChaosSchedule.of(seed).certain());
+    }
+    assertThat(planned)
+        .as("kinds CI's fixed seeds are certain to fire")
+        .hasSameElementsAs(EnumSet.allOf(Fault.class));
+  }
+
+  @Test
   void everyRunHoldsExactlyTheRowsSentUnderRandomFaults(@InjectMiniCluster MiniCluster cluster)
       throws Exception {
-    long firstSeed = Long.getLong("chaos.seed", new Random().nextLong());
-    int minimumRuns = Integer.getInteger("chaos.runs", 3);
+    Long replay = Long.getLong("chaos.seed");
+    long randomSeed = replay != null ? replay : new Random().nextLong();
+    long[] fixedSeeds = replay != null ? new long[0] : CI_SEEDS;
+    int minimumRuns = Integer.getInteger("chaos.runs", CI_SEEDS.length + 1);
     long soakEnd =
         System.nanoTime()
             + (long) (Double.parseDouble(System.getProperty("chaos.minutes", "0")) * 60e9);
-    Map<Fault, Integer> faults = new EnumMap<>(Fault.class);
+    ChaosTally total = new ChaosTally();
+    ChaosTally fixed = new ChaosTally();
     long rows = 0;
     int runs = 0;
-    System.out.printf("Chaos: first seed %d%n", firstSeed);
+    System.out.printf(
+        "Chaos: fixed seeds %s, then seeds from %d%n", Arrays.toString(fixedSeeds), randomSeed);
     while (runs < minimumRuns || System.nanoTime() < soakEnd) {
-      long seed = firstSeed + runs;
+      long seed =
+          runs < fixedSeeds.length ? fixedSeeds[runs] : randomSeed + runs - fixedSeeds.length;
       Result result = run(cluster, runs, seed);
-      result.faults().forEach((fault, n) -> faults.merge(fault, n, Integer::sum));
+      total.add(result.faults());
+      if (runs < fixedSeeds.length) {
+        fixed.add(result.faults());
+      }
       rows += result.rows();
       runs++;
       System.gc();
       System.out.printf(
-          "Chaos run %d (seed %d): %d rows, %d versions, faults %s, duplicates %d, losses %d;"
-              + " S3 keys used %d, requests refused as expired %d; heap %d MB, direct %d MB%n",
+          "Chaos run %d (seed %d): %d rows, %d versions, faults %s, S3 requests faulted %d,"
+              + " duplicates %d, losses %d; S3 keys used %d, requests refused as expired %d;"
+              + " heap %d MB, direct %d MB%n",
           runs,
           seed,
           result.rows(),
           result.versions(),
           result.faults(),
+          result.s3RequestsFaulted(),
           result.duplicates(),
           result.losses(),
           result.keysUsed(),
@@ -145,13 +176,15 @@ class ChaosITCase {
           .as("S3 requests refused as expired, seed %d", seed)
           .isZero();
     }
-    int total = faults.values().stream().mapToInt(Integer::intValue).sum();
     System.out.printf(
-        "Chaos total: %d runs, %d faults injected %s, %d S3 requests faulted, %d rows, 0"
-            + " duplicates, 0 losses%n",
-        runs, total, faults, S3FaultInterceptor.injected(), rows);
-    assertThat(total).isPositive();
-    assertThat(S3FaultInterceptor.injected()).as("S3 requests faulted").isPositive();
+        "Chaos total: %d runs, %d faults fired, %s, %d rows, 0 duplicates, 0 losses%n",
+        runs, total.totalFired(), total, rows);
+    assertThat(total.totalFired()).as("faults fired").isPositive();
+    if (fixedSeeds.length > 0 && runs >= fixedSeeds.length) {
+      assertThat(fixed.neverFired())
+          .as("kinds that never fired in the runs of seeds %s", Arrays.toString(fixedSeeds))
+          .isEmpty();
+    }
   }
 
   private static long directMemoryUsed() {
@@ -166,7 +199,8 @@ class ChaosITCase {
   private record Result(
       long rows,
       long versions,
-      Map<Fault, Integer> faults,
+      ChaosTally faults,
+      int s3RequestsFaulted,
       long duplicates,
       long losses,
       List<Long> missingVersions,
@@ -174,11 +208,13 @@ class ChaosITCase {
       long refusedExpired) {}
 
   private Result run(MiniCluster cluster, int index, long seed) throws Exception {
-    Random random = new Random(seed);
+    ChaosSchedule schedule = ChaosSchedule.of(seed);
     String prefix = "run-" + index + "-" + Long.toHexString(seed);
     String table = "main.default.chaos_" + index;
-    long count = 3_000 + random.nextInt(2_000);
+    long count = schedule.rows();
     int firstKey = s3.vended().size();
+    FaultCounter writerFailures = FaultCounter.in(shared);
+    S3FaultInterceptor.resetCounts();
     try (UnityCatalogServer server =
         s3.vendDistinctKeys(
                 UnityCatalogServer.builder()
@@ -190,8 +226,8 @@ class ChaosITCase {
       UnityCatalogConnection connection =
           new UnityCatalogConnection(server.uri(), Secret.of(TOKEN));
       StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(200).restarts(1_000).env();
-      TestRows.source(env, count, 400, BUCKETS)
-          .map(new ChaosMapper())
+      TestRows.source(env, count, ChaosSchedule.ROWS_PER_SECOND, BUCKETS)
+          .map(new ChaosMapper(writerFailures))
           .returns(InternalTypeInfo.of(TestRows.TYPE))
           .sinkTo(
               DeltaSink.builder()
@@ -204,24 +240,39 @@ class ChaosITCase {
                   .build());
       JobClient job = env.executeAsync("chaos " + prefix);
 
-      Map<Fault, Integer> injected = new EnumMap<>(Fault.class);
+      ChaosTally faults = new ChaosTally();
+      int tasksManagersLost = 0;
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
-      int fired = 0;
+      int armed = 0;
       while (!job.getJobStatus().get().isGloballyTerminalState()) {
         if (System.nanoTime() > deadline) {
           job.cancel();
           throw new AssertionError("chaos run with seed " + seed + " did not finish in 4 minutes");
         }
-        Thread.sleep(300 + random.nextInt(900));
-        if (fired < MAX_FAULTS_PER_RUN && !job.getJobStatus().get().isGloballyTerminalState()) {
-          Fault fault = Fault.values()[random.nextInt(Fault.values().length)];
-          inject(fault, random, server, cluster);
-          injected.merge(fault, 1, Integer::sum);
-          fired++;
+        if (armed >= schedule.faults().size()) {
+          Thread.sleep(300);
+          continue;
+        }
+        ChaosSchedule.Planned next = schedule.faults().get(armed);
+        Thread.sleep(next.pauseMillis());
+        if (!job.getJobStatus().get().isGloballyTerminalState()) {
+          faults.arm(next.fault());
+          if (inject(next, server, cluster)) {
+            tasksManagersLost++;
+          }
+          armed++;
         }
       }
       clearFaults(server);
       job.getJobExecutionResult().get();
+      faults.fire(Fault.WRITER_FAILS_MID_FILE, writerFailures.count());
+      faults.fire(Fault.S3_CONNECTION_RESETS, S3FaultInterceptor.resetsFired());
+      faults.fire(Fault.S3_SLOW_DOWN, S3FaultInterceptor.slowDownsFired());
+      faults.fire(Fault.CATALOG_COMMIT_FAILS, server.faults().failuresFired(UPDATE_TABLE));
+      faults.fire(Fault.CATALOG_RESPONSE_LOST, server.faults().dropsFired(UPDATE_TABLE));
+      faults.fire(Fault.CATALOG_CREDENTIALS_FAIL, server.faults().failuresFired(TABLE_CREDENTIALS));
+      faults.fire(Fault.TASK_MANAGER_LOST, tasksManagersLost);
+      int s3RequestsFaulted = S3FaultInterceptor.injected();
 
       CatalogReads.Read read = CatalogReads.read(connection, table, storageOptions());
       List<CredentialEnforcingProxy.KeyStats> keys = s3.statsSince(firstKey);
@@ -235,7 +286,8 @@ class ChaosITCase {
       return new Result(
           count,
           read.version() + 1,
-          injected,
+          faults,
+          s3RequestsFaulted,
           duplicates + unexpected(copies, count),
           losses,
           missingVersions(prefix, read.version()),
@@ -247,29 +299,28 @@ class ChaosITCase {
     }
   }
 
-  private static void inject(
-      Fault fault, Random random, UnityCatalogServer server, MiniCluster cluster) throws Exception {
-    switch (fault) {
+  /** Arms {@code planned}; whether it terminated a TaskManager (which fires at once). */
+  private static boolean inject(
+      ChaosSchedule.Planned planned, UnityCatalogServer server, MiniCluster cluster)
+      throws Exception {
+    switch (planned.fault()) {
       case WRITER_FAILS_MID_FILE -> ChaosMapper.failNextRow();
-      case S3_CONNECTION_RESETS -> S3FaultInterceptor.resetNext(1 + random.nextInt(6));
-      case S3_SLOW_DOWN -> S3FaultInterceptor.slowDownNext(1 + random.nextInt(6));
+      case S3_CONNECTION_RESETS -> S3FaultInterceptor.resetNext(planned.burst());
+      case S3_SLOW_DOWN -> S3FaultInterceptor.slowDownNext(planned.burst());
       case CATALOG_COMMIT_FAILS ->
-          server
-              .faults()
-              .failNext(
-                  UPDATE_TABLE,
-                  1 + random.nextInt(4),
-                  new int[] {429, 500, 503}[random.nextInt(3)]);
+          server.faults().failNext(UPDATE_TABLE, planned.burst(), planned.status());
       case CATALOG_RESPONSE_LOST -> server.faults().dropResponseOfNext(UPDATE_TABLE, 1);
       case CATALOG_CREDENTIALS_FAIL -> server.faults().failNext(TABLE_CREDENTIALS, 1, 503);
       case TASK_MANAGER_LOST -> {
         // MiniCluster indexes TaskManagers by start order and keeps terminated ones in its list.
-        int victim = LIVE_TASK_MANAGERS.remove(random.nextInt(LIVE_TASK_MANAGERS.size()));
+        int victim = LIVE_TASK_MANAGERS.remove(planned.victim() % LIVE_TASK_MANAGERS.size());
         cluster.terminateTaskManager(victim).get(1, TimeUnit.MINUTES);
         cluster.startTaskManager();
         LIVE_TASK_MANAGERS.add(startedTaskManagers++);
+        return true;
       }
     }
+    return false;
   }
 
   private static void clearFaults(UnityCatalogServer server) {

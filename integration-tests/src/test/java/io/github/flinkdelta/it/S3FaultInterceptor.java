@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
@@ -25,38 +27,64 @@ import software.amazon.awssdk.http.SdkHttpResponse;
  * at a status changed here, so S3A would read the error text as the object's first bytes and the
  * rest from a reopened stream. S3 cannot answer that way, and a publish that copies a commit file
  * would persist the mix (a chaos run once did).
+ *
+ * <p>Besides the requests it faulted, the interceptor counts the bursts that fired: each {@link
+ * #resetNext} or {@link #slowDownNext} arms one burst, replacing the one armed before; a burst
+ * counts as fired when it faults its first request, so one replaced or cleared before any request
+ * reached it is not counted. S3A instantiates the interceptor by class name, in the MiniCluster's
+ * JVM, which is the test's: the counts are static, and {@link #resetCounts} zeroes them.
  */
 public final class S3FaultInterceptor implements ExecutionInterceptor {
 
-  private static final AtomicInteger RESETS = new AtomicInteger();
-  private static final AtomicInteger SLOW_DOWNS = new AtomicInteger();
+  private static final Burst NONE = new Burst(0);
+  private static final AtomicReference<Burst> RESETS = new AtomicReference<>(NONE);
+  private static final AtomicReference<Burst> SLOW_DOWNS = new AtomicReference<>(NONE);
   private static final AtomicInteger INJECTED = new AtomicInteger();
+  private static final AtomicInteger RESETS_FIRED = new AtomicInteger();
+  private static final AtomicInteger SLOW_DOWNS_FIRED = new AtomicInteger();
   private static final ExecutionAttribute<Boolean> SLOWED = new ExecutionAttribute<>("chaos-503");
 
   /** The next {@code count} S3 requests fail before they are sent. */
   static void resetNext(int count) {
-    RESETS.set(count);
+    RESETS.set(new Burst(count));
   }
 
   /** The next {@code count} S3 requests other than GETs are applied, then answered 503 SlowDown. */
   static void slowDownNext(int count) {
-    SLOW_DOWNS.set(count);
+    SLOW_DOWNS.set(new Burst(count));
   }
 
+  /** Disarms both bursts; what they fired stays counted. */
   static void clear() {
-    RESETS.set(0);
-    SLOW_DOWNS.set(0);
+    RESETS.set(NONE);
+    SLOW_DOWNS.set(NONE);
   }
 
-  /** Requests faulted so far in this JVM. */
+  /** Zeroes the counts of requests faulted and bursts fired. */
+  static void resetCounts() {
+    INJECTED.set(0);
+    RESETS_FIRED.set(0);
+    SLOW_DOWNS_FIRED.set(0);
+  }
+
+  /** Requests faulted since the counts were last reset. */
   static int injected() {
     return INJECTED.get();
   }
 
+  /** {@link #resetNext} bursts that reset at least one request. */
+  static int resetsFired() {
+    return RESETS_FIRED.get();
+  }
+
+  /** {@link #slowDownNext} bursts that answered at least one request 503. */
+  static int slowDownsFired() {
+    return SLOW_DOWNS_FIRED.get();
+  }
+
   @Override
   public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attrs) {
-    if (RESETS.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-      INJECTED.incrementAndGet();
+    if (RESETS.get().take(RESETS_FIRED)) {
       throw SdkClientException.create(
           "Injected connection reset", new IOException("Connection reset (injected)"));
     }
@@ -66,8 +94,7 @@ public final class S3FaultInterceptor implements ExecutionInterceptor {
   public SdkHttpResponse modifyHttpResponse(
       Context.ModifyHttpResponse context, ExecutionAttributes attrs) {
     if (context.httpRequest().method() != SdkHttpMethod.GET
-        && SLOW_DOWNS.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-      INJECTED.incrementAndGet();
+        && SLOW_DOWNS.get().take(SLOW_DOWNS_FIRED)) {
       attrs.putAttribute(SLOWED, true);
       return context.httpResponse().toBuilder().statusCode(503).statusText("Slow Down").build();
     }
@@ -84,5 +111,29 @@ public final class S3FaultInterceptor implements ExecutionInterceptor {
       return Optional.of(new ByteArrayInputStream(error.getBytes(StandardCharsets.UTF_8)));
     }
     return context.responseBody();
+  }
+
+  /** One armed burst: the requests it still faults, and whether it faulted one yet. */
+  private static final class Burst {
+    private final AtomicInteger remaining;
+    private final AtomicBoolean fired = new AtomicBoolean();
+
+    Burst(int count) {
+      this.remaining = new AtomicInteger(count);
+    }
+
+    /**
+     * Whether this request is faulted; counts it, and the burst in {@code fired} the first time.
+     */
+    boolean take(AtomicInteger firedBursts) {
+      if (remaining.getAndUpdate(n -> Math.max(0, n - 1)) <= 0) {
+        return false;
+      }
+      INJECTED.incrementAndGet();
+      if (fired.compareAndSet(false, true)) {
+        firedBursts.incrementAndGet();
+      }
+      return true;
+    }
   }
 }
