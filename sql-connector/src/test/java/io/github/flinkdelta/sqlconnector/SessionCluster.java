@@ -45,6 +45,8 @@ final class SessionCluster implements AutoCloseable {
   private static final int MANAGED = 64;
   private static final int METASPACE = 256;
 
+  static final List<String> LEAN_JVM = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
   private final Path dir;
   private final String classpath;
   private final List<String> jvmOptions;
@@ -258,7 +260,9 @@ final class SessionCluster implements AutoCloseable {
     conf.put("restart-strategy.fixed-delay.delay", "1s");
     // Spread the tasks over both TaskManagers, so that killing either fails the job.
     conf.put("taskmanager.load-balance.mode", "SLOTS");
-    conf.put("execution.checkpointing.dir", dir.resolve("checkpoints").toUri().toString());
+    String checkpoints = dir.resolve("checkpoints").toUri().toString();
+    conf.put("execution.checkpointing.dir", checkpoints);
+    conf.put("state.checkpoints.dir", checkpoints); // Flink 1.20's name
     conf.put("web.upload.dir", Files.createDirectories(dir.resolve("web-upload")).toString());
     conf.put("io.tmp.dirs", Files.createDirectories(dir.resolve("jm-tmp")).toString());
     StringBuilder yaml = new StringBuilder();
@@ -284,6 +288,8 @@ final class SessionCluster implements AutoCloseable {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(memory);
+    // Few GC and JIT threads: the processes share a small machine with the build and each other.
+    command.addAll(LEAN_JVM);
     command.addAll(jvmOptions);
     command.add("-Dlog.file=" + dir.resolve(name + ".log"));
     command.add("-Dlog4j.configurationFile=" + dir.resolve("conf/log4j.properties").toUri());

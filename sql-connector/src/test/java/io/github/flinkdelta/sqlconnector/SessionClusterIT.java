@@ -40,6 +40,7 @@ class SessionClusterIT {
 
   @Test
   void aSessionClusterWithTheJarInLibSurvivesALostTaskManagerAndRunsAJobJar() throws Exception {
+    long started = System.nanoTime();
     List<String> lib = new ArrayList<>(flinkJars());
     lib.add(System.getProperty("shaded.jar"));
     try (UnityCatalogServer server =
@@ -49,6 +50,7 @@ class SessionClusterIT {
                 .build()
                 .start();
         SessionCluster cluster = startCluster(lib)) {
+      progress(started, "cluster up: 1 JobManager, 2 TaskManagers registered");
       long count = 3000;
       Process client = startSqlClient(cluster, server, count);
       try {
@@ -61,6 +63,7 @@ class SessionClusterIT {
         int victim = taskManagerRunning(cluster, jobId);
         long versionAtKill = committedVersion(server, "main.cluster.events");
         cluster.killTaskManager(victim);
+        progress(started, "killed tm-" + victim + " of job " + jobId);
 
         assertThat(client.waitFor(4, TimeUnit.MINUTES))
             .as("the SQL job finished:%s%s", clientLog(), cluster.logs())
@@ -86,7 +89,9 @@ class SessionClusterIT {
           .as("exactly the rows sent, none lost or repeated by the restart")
           .containsExactlyInAnyOrderElementsOf(expected);
 
+      progress(started, "SQL job finished after the restart; " + count + " rows read back");
       runQuickstart(cluster, server);
+      progress(started, "Quickstart job finished; its rows read back");
     }
   }
 
@@ -182,6 +187,7 @@ class SessionClusterIT {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx512m");
+    command.addAll(SessionCluster.LEAN_JVM);
     command.addAll(opens());
     command.add("-cp");
     command.add(
@@ -231,6 +237,10 @@ class SessionClusterIT {
       }
     }
     throw new IllegalStateException("no TaskManager runs job " + jobId);
+  }
+
+  private static void progress(long started, String what) {
+    System.out.printf("[%5.1f s] %s%n", (System.nanoTime() - started) / 1e9, what);
   }
 
   /** Each failure of a job's exception history: exception, task and TaskManager. */
