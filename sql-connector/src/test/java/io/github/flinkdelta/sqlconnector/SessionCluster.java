@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
@@ -53,8 +54,9 @@ final class SessionCluster implements AutoCloseable {
   private final int restPort;
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-  private final List<Process> processes = new ArrayList<>();
+  private final List<Process> processes = new CopyOnWriteArrayList<>();
   private Process jobManager;
+  private Thread reaper;
   private final List<Process> taskManagers = new ArrayList<>();
 
   private SessionCluster(Path dir, String classpath, List<String> jvmOptions, int restPort) {
@@ -74,6 +76,10 @@ final class SessionCluster implements AutoCloseable {
     int restPort = freePort();
     SessionCluster cluster =
         new SessionCluster(dir, String.join(File.pathSeparator, lib), jvmOptions, restPort);
+    // Should this JVM exit before close(), e.g. a fork killed on timeout, the cluster goes too.
+    Thread reaper = new Thread(cluster::destroyAll, "session-cluster-reaper");
+    Runtime.getRuntime().addShutdownHook(reaper);
+    cluster.reaper = reaper;
     try {
       cluster.writeConfiguration(freePort(), slots);
       cluster.jobManager =
@@ -199,6 +205,15 @@ final class SessionCluster implements AutoCloseable {
 
   @Override
   public void close() {
+    destroyAll();
+    try {
+      Runtime.getRuntime().removeShutdownHook(reaper);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook runs anyway
+    }
+  }
+
+  private void destroyAll() {
     for (Process process : processes) {
       process.destroyForcibly();
     }

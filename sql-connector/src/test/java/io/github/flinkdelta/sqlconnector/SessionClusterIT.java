@@ -56,10 +56,17 @@ class SessionClusterIT {
       try {
         String jobId = awaitJobId(client, cluster);
         // Some checkpoints have committed: the job is mid-way, with state to restore.
-        SessionCluster.await(
-            "commits of the SQL job",
-            Duration.ofMinutes(2),
-            () -> committedVersion(server, "main.cluster.events") >= 3);
+        try {
+          SessionCluster.await(
+              "commits of the SQL job",
+              Duration.ofMinutes(2),
+              () -> committedVersion(server, "main.cluster.events") >= 3 || !client.isAlive());
+        } catch (IllegalStateException e) {
+          throw new AssertionError(e.getMessage() + diagnosis(cluster, jobId), e);
+        }
+        assertThat(client.isAlive())
+            .as("the SQL client, mid-job%s", diagnosis(cluster, jobId))
+            .isTrue();
         int victim = taskManagerRunning(cluster, jobId);
         long versionAtKill = committedVersion(server, "main.cluster.events");
         cluster.killTaskManager(victim);
@@ -145,12 +152,18 @@ class SessionClusterIT {
 
   private SessionCluster startCluster(List<String> lib) throws Exception {
     try {
-      return SessionCluster.start(dir.resolve("cluster"), lib, opens(), 2, 2);
+      Process probe =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-version")
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
+      probe.waitFor(1, TimeUnit.MINUTES);
     } catch (java.io.IOException e) {
       // Only a machine that cannot start child processes at all skips this test.
-      Assumptions.abort("cannot start the cluster's processes: " + e);
-      throw e;
+      Assumptions.abort("cannot start child processes here: " + e);
     }
+    return SessionCluster.start(dir.resolve("cluster"), lib, opens(), 2, 2);
   }
 
   private Process startSqlClient(SessionCluster cluster, UnityCatalogServer server, long count)
@@ -255,6 +268,16 @@ class SessionClusterIT {
       out.append(String.format("  %s in %s on %s%n", m.group(1), m.group(2), m.group(3)));
     }
     return out.toString();
+  }
+
+  private String diagnosis(SessionCluster cluster, String jobId) {
+    String job;
+    try {
+      job = cluster.get("/jobs/" + jobId) + "\n" + cluster.get("/jobs/" + jobId + "/exceptions");
+    } catch (RuntimeException e) {
+      job = e.toString();
+    }
+    return "\njob: " + job + "\nclient:\n" + clientLog() + cluster.logs();
   }
 
   private static String state(SessionCluster cluster, String jobId) {
