@@ -10,9 +10,17 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.core.execution.DetachedJobExecutionResult;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -38,6 +46,13 @@ import org.apache.flink.table.types.logical.VarCharType;
  * {@code UC_TOKEN}, {@code UC_CATALOG}, {@code UC_SCHEMA}), it writes a new managed table of that
  * Unity Catalog instead of the embedded one; {@code UC_COMMIT_API} ({@code AUTO}, the default,
  * {@code DELTA_V1} or {@code LEGACY}) chooses the catalog API that ratifies its commits.
+ *
+ * <p>Environment variables do not reach a job submitted to a running cluster (its {@code main} runs
+ * in the JobManager for a submission through the REST API), so each can also be given as an option
+ * before the positional arguments: {@code --uc-uri}, {@code --uc-token}, {@code --uc-catalog},
+ * {@code --uc-schema}, {@code --uc-commit-api}, and {@code --uc-table} for the table's name in the
+ * schema (by default {@code clicks_} and the time). Submitted detached (the REST API, {@code flink
+ * run -d}), it returns once the job is submitted, without reading back.
  */
 public final class Quickstart {
 
@@ -58,25 +73,32 @@ public final class Quickstart {
 
   private Quickstart() {}
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] arguments) throws Exception {
+    Map<String, String> options = new HashMap<>(System.getenv());
+    List<String> args = new ArrayList<>(Arrays.asList(arguments));
+    while (args.size() >= 2 && args.get(0).startsWith("--")) {
+      String name = args.remove(0).substring(2).toUpperCase(Locale.ROOT).replace('-', '_');
+      options.put(name, args.remove(0));
+    }
     Path dir =
-        args.length > 0 ? Path.of(args[0]) : Files.createTempDirectory("flink-delta-quickstart");
-    long rows = args.length > 1 ? Long.parseLong(args[1]) : 20_000;
-    double perSecond = args.length > 2 ? Double.parseDouble(args[2]) : 2_000;
-    String external = System.getenv("UC_URI");
+        args.size() > 0
+            ? Path.of(args.get(0))
+            : Files.createTempDirectory("flink-delta-quickstart");
+    long rows = args.size() > 1 ? Long.parseLong(args.get(1)) : 20_000;
+    double perSecond = args.size() > 2 ? Double.parseDouble(args.get(2)) : 2_000;
+    String external = options.get("UC_URI");
     if (external != null) {
       // Your own Unity Catalog: a new managed table in UC_CATALOG.UC_SCHEMA.
       String table =
-          System.getenv().getOrDefault("UC_CATALOG", "main")
+          options.getOrDefault("UC_CATALOG", "main")
               + "."
-              + System.getenv().getOrDefault("UC_SCHEMA", "default")
-              + ".clicks_"
-              + System.currentTimeMillis();
+              + options.getOrDefault("UC_SCHEMA", "default")
+              + "."
+              + options.getOrDefault("UC_TABLE", "clicks_" + System.currentTimeMillis());
       run(
           URI.create(external),
-          System.getenv().getOrDefault("UC_TOKEN", ""),
-          UnityCatalogConnection.CommitApi.valueOf(
-              System.getenv().getOrDefault("UC_COMMIT_API", "AUTO")),
+          options.getOrDefault("UC_TOKEN", ""),
+          UnityCatalogConnection.CommitApi.valueOf(options.getOrDefault("UC_COMMIT_API", "AUTO")),
           table,
           rows,
           perSecond);
@@ -130,7 +152,11 @@ public final class Quickstart {
         .uid("clicks")
         .sinkTo(sink)
         .uid("clicks-delta-sink");
-    env.execute("flink-delta quickstart");
+    JobExecutionResult result = env.execute("flink-delta quickstart");
+    if (result instanceof DetachedJobExecutionResult) {
+      System.out.println("Submitted job " + result.getJobID() + " writing " + table);
+      return;
+    }
 
     TableRows.TableCount read = TableRows.count(catalog, token, table);
     System.out.println();

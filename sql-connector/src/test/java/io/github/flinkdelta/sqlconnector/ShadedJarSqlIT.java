@@ -78,7 +78,7 @@ class ShadedJarSqlIT {
       for (long id = 1; id <= count; id++) {
         expected.add(Arrays.asList(id, id % 2 == 0 ? "even" : "odd"));
       }
-      assertThat(readThroughCatalog(server, "main.lib.events"))
+      assertThat(readThroughCatalog(server, TOKEN, "main.lib.events"))
           .containsExactlyInAnyOrderElementsOf(expected);
     }
   }
@@ -103,8 +103,9 @@ class ShadedJarSqlIT {
         .start();
   }
 
-  private static List<List<Object>> readThroughCatalog(UnityCatalogServer server, String name) {
-    UnityCatalogConnection connection = new UnityCatalogConnection(server.uri(), Secret.of(TOKEN));
+  static List<List<Object>> readThroughCatalog(
+      UnityCatalogServer server, String token, String name) {
+    UnityCatalogConnection connection = new UnityCatalogConnection(server.uri(), Secret.of(token));
     var conf = HadoopConfigurations.of(Map.of());
     try (UnityCatalogClient client = new UnityCatalogClient(connection, conf)) {
       UnityCatalogTable table = client.find(UnityCatalogTableName.parse(name)).orElseThrow();
