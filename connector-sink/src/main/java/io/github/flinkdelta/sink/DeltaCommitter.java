@@ -189,6 +189,7 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
           DeltaTable.open(
               TableRequest.of(config.table(), config.hadoopConf())
                   .withMaxCommitRetries(config.maxCommitRetries()));
+      table.checkCommitsAgainst(config.layout());
       checkpoints = table.checkpoints(config.deltaCheckpointInterval());
       metrics.watch(checkpoints);
     }

@@ -40,6 +40,8 @@ import org.apache.flink.table.types.logical.RowType;
 @PublicEvolving
 public final class DeltaSinkBuilder {
 
+  private static final String COLUMN_MAPPING_MODE = "delta.columnMapping.mode";
+
   private String tablePath;
   private String tableName;
   private UnityCatalogConnection unityCatalog;
@@ -103,9 +105,23 @@ public final class DeltaSinkBuilder {
     return this;
   }
 
-  /** Table properties for a table the sink creates, e.g. {@code delta.checkpointInterval}. */
+  /**
+   * Table properties for a table the sink creates, e.g. {@code delta.checkpointInterval}. Created
+   * tables have {@code delta.columnMapping.mode = name} unless this sets it.
+   */
   public DeltaSinkBuilder tableProperty(String key, String value) {
     tableProperties.put(key, value);
+    return this;
+  }
+
+  /**
+   * How the table follows the rows' columns (see {@link DeltaSinkOptions#SCHEMA_EVOLUTION}): {@code
+   * ADD_COLUMNS} by default, {@code WIDEN} to also widen types and relax NOT NULL, {@code NONE} to
+   * refuse any difference. The table is changed by {@link #build()}, before any row of the new
+   * shape is written.
+   */
+  public DeltaSinkBuilder schemaEvolution(DeltaSinkOptions.SchemaEvolution mode) {
+    options.set(DeltaSinkOptions.SCHEMA_EVOLUTION, mode);
     return this;
   }
 
@@ -133,8 +149,8 @@ public final class DeltaSinkBuilder {
 
   /**
    * Checks the configuration, opens the table (creating it when it is missing and {@link
-   * DeltaSinkOptions#CREATE_IF_MISSING} is on), checks that the rows fit it and that the location
-   * is writable.
+   * DeltaSinkOptions#CREATE_IF_MISSING} is on), checks that the location is writable, and evolves
+   * the table's schema for the rows as {@link DeltaSinkOptions#SCHEMA_EVOLUTION} allows.
    *
    * @throws IllegalArgumentException naming every missing or invalid setting, or every way in which
    *     the rows differ from the table
@@ -193,8 +209,11 @@ public final class DeltaSinkBuilder {
       throw new IllegalArgumentException("Cannot build DeltaSink: " + String.join("; ", problems));
     }
     // Reject types Delta cannot hold before touching storage.
+    // A table the sink creates has column mapping, so that its schema can evolve later.
+    Map<String, String> properties = new LinkedHashMap<>(tableProperties);
+    properties.putIfAbsent(COLUMN_MAPPING_MODE, "name");
     TableDefinition definition =
-        new TableDefinition(DeltaTypes.toDeltaSchema(rowType), partitionColumns, tableProperties);
+        new TableDefinition(DeltaTypes.toDeltaSchema(rowType), partitionColumns, properties);
 
     TableReference reference =
         tableName == null
@@ -207,8 +226,16 @@ public final class DeltaSinkBuilder {
     TableLocator locator;
     FileLayout layout;
     try (DeltaTable table = DeltaTable.open(request)) {
-      layout = table.layoutFor(rowType, partitionColumns);
       table.checkWritable();
+      // The table takes its new shape in versions of its own before any file of that shape is
+      // written: writers need the physical names and field ids the log gives new columns, and a
+      // version that only adds nullable columns or widens types changes no row a reader sees.
+      table.evolveFor(
+          rowType,
+          partitionColumns,
+          options.get(DeltaSinkOptions.SCHEMA_EVOLUTION),
+          options.get(DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING));
+      layout = table.layoutFor(rowType, partitionColumns);
       locator = table.locator();
     }
     return new DeltaSink(

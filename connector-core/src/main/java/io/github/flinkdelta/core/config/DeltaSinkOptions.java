@@ -119,5 +119,52 @@ public final class DeltaSinkOptions {
                   + " at a time across the job instead of one per subtask; it costs a network"
                   + " shuffle. Unpartitioned tables ignore it.");
 
+  /** How the sink reconciles the rows' columns with the table's schema. */
+  public enum SchemaEvolution {
+    /** Any difference between the rows and the table fails the build, listed in one message. */
+    NONE("none"),
+    /** Columns the table lacks are added as nullable columns, top level and nested. */
+    ADD_COLUMNS("add-columns"),
+    /** Also widens column types and makes NOT NULL columns nullable. */
+    WIDEN("widen");
+
+    private final String value;
+
+    SchemaEvolution(String value) {
+      this.value = value;
+    }
+
+    /** The option's value, as SQL and the configuration spell it. */
+    @Override
+    public String toString() {
+      return value;
+    }
+  }
+
+  public static final ConfigOption<SchemaEvolution> SCHEMA_EVOLUTION =
+      ConfigOptions.key("sink.schema-evolution")
+          .enumType(SchemaEvolution.class)
+          .defaultValue(SchemaEvolution.ADD_COLUMNS)
+          .withDescription(
+              "How the table follows the rows' columns, which are matched by name. 'add-columns'"
+                  + " adds the rows' columns the table lacks as nullable columns (top level and"
+                  + " inside structs, arrays of structs and map values). 'widen' also widens"
+                  + " types (TINYINT to SMALLINT to INT to BIGINT, FLOAT to DOUBLE, integers to"
+                  + " DOUBLE or a DECIMAL wide enough, DECIMAL to more precision and scale, DATE"
+                  + " to TIMESTAMP_NTZ) through Delta's typeWidening feature, and makes NOT NULL"
+                  + " columns nullable. 'none' fails on any difference. The table is changed"
+                  + " when the sink is built, before any file of the new shape is written.");
+
+  public static final ConfigOption<Boolean> SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING =
+      ConfigOptions.key("sink.schema-evolution.enable-column-mapping")
+          .booleanType()
+          .defaultValue(true)
+          .withDescription(
+              "Delta changes a schema only on tables with column mapping. When the table has"
+                  + " none and its schema must change, upgrade it to"
+                  + " 'delta.columnMapping.mode' = 'name' in a commit of its own (readers need"
+                  + " Delta reader version 2 after that). When false, such a change fails"
+                  + " instead.");
+
   private DeltaSinkOptions() {}
 }

@@ -7,10 +7,13 @@ import io.delta.kernel.types.MapType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.github.flinkdelta.core.catalog.TableDefinition;
+import io.github.flinkdelta.core.config.DeltaSinkOptions.SchemaEvolution;
 import io.github.flinkdelta.core.parquet.DataColumns;
 import io.github.flinkdelta.core.parquet.ParquetColumn;
+import io.github.flinkdelta.core.types.DeltaTypes;
 import io.github.flinkdelta.core.write.FileLayout;
 import io.github.flinkdelta.core.write.PartitionColumn;
+import io.github.flinkdelta.core.write.RowReshaper;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -50,39 +53,28 @@ public final class FileLayouts {
       TableDefinition table,
       RowType rowType,
       List<String> expectedPartitionColumns) {
-    List<String> problems = SchemaDifferences.between(table.schema(), rowType);
-    List<String> partitions = table.partitionColumns();
-    if (!expectedPartitionColumns.isEmpty()
-        && !lowerCase(expectedPartitionColumns).equals(lowerCase(partitions))) {
-      problems.add(
-          "the sink partitions by "
-              + expectedPartitionColumns
-              + " but the table is partitioned by "
-              + partitions);
-    }
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException(
-          String.format(
-              "The rows do not match Delta table %s: %s. Change the query so that its columns"
-                  + " match the table, or write to another table.",
-              tableName, String.join("; ", problems)));
-    }
+    // Whatever the sink's mode, the table has been evolved by now: what is left must fit as is.
+    SchemaMerge.of(tableName, table, rowType, expectedPartitionColumns, SchemaEvolution.NONE);
     return layout(tableName, table, rowType);
   }
 
   private static FileLayout layout(String tableName, TableDefinition table, RowType rowType) {
     StructType tableSchema = table.schema();
-    List<String> partitionColumns = table.partitionColumns();
     Map<String, String> properties = table.properties();
-    Set<String> partitions = new HashSet<>(lowerCase(partitionColumns));
+    Set<String> partitions = new HashSet<>(lowerCase(table.partitionColumns()));
     boolean idMode = "id".equalsIgnoreCase(properties.get(COLUMN_MAPPING_MODE));
     StatsSelection stats = StatsSelection.from(properties);
+    RowType tableRow = DeltaTypes.toFlinkRowType(tableSchema);
+    // Rows whose columns have the table's types and nested shapes are read in place; others are
+    // first reshaped into rows of the table's row type.
+    RowReshaper reshaper =
+        RowReshaper.needed(tableRow, rowType) ? RowReshaper.of(tableRow, rowType) : null;
 
     List<ParquetColumn> dataColumns = new ArrayList<>();
     List<Integer> positions = new ArrayList<>();
     List<PartitionColumn> partitionLayout = new ArrayList<>();
-    for (String partition : partitionColumns) {
-      StructField field = field(tableSchema, partition);
+    for (String partition : table.partitionColumns()) {
+      StructField field = tableSchema.fields().get(indexOf(tableSchema, partition));
       int position = position(rowType, field.getName());
       partitionLayout.add(
           new PartitionColumn(
@@ -91,18 +83,25 @@ public final class FileLayouts {
               position,
               rowType.getTypeAt(position).copy(field.isNullable())));
     }
-    for (StructField field : tableSchema.fields()) {
+    for (int i = 0; i < tableSchema.length(); i++) {
+      StructField field = tableSchema.at(i);
       if (partitions.contains(field.getName().toLowerCase(Locale.ROOT))) {
         continue;
       }
-      int position = position(rowType, field.getName());
-      dataColumns.add(column(field, rowType.getTypeAt(position), field.getName(), idMode, stats));
+      int position = reshaper != null ? i : position(rowType, field.getName());
+      if (position < 0) {
+        // A nullable column the rows lack: files leave it out, and readers see null.
+        continue;
+      }
+      LogicalType type = reshaper != null ? tableRow.getTypeAt(i) : rowType.getTypeAt(position);
+      dataColumns.add(column(field, type, field.getName(), idMode, stats));
       positions.add(position);
     }
     return new FileLayout(
         new DataColumns(
             tableName, dataColumns, positions.stream().mapToInt(Integer::intValue).toArray()),
-        partitionLayout);
+        partitionLayout,
+        reshaper);
   }
 
   private static ParquetColumn column(
@@ -186,15 +185,16 @@ public final class FileLayouts {
         : ParquetColumn.NO_FIELD_ID;
   }
 
-  private static StructField field(StructType schema, String name) {
-    for (StructField field : schema.fields()) {
-      if (field.getName().equalsIgnoreCase(name)) {
-        return field;
+  private static int indexOf(StructType schema, String name) {
+    for (int i = 0; i < schema.length(); i++) {
+      if (schema.at(i).getName().equalsIgnoreCase(name)) {
+        return i;
       }
     }
     throw new IllegalArgumentException("no column " + name + " in " + schema);
   }
 
+  /** Where the rows hold column {@code name}, or -1. */
   private static int position(RowType rowType, String name) {
     List<String> names = rowType.getFieldNames();
     for (int i = 0; i < names.size(); i++) {
@@ -202,7 +202,7 @@ public final class FileLayouts {
         return i;
       }
     }
-    throw new IllegalArgumentException("the rows have no column " + name);
+    return -1;
   }
 
   private static List<String> lowerCase(List<String> names) {

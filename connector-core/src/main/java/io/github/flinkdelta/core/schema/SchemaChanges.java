@@ -1,7 +1,12 @@
 package io.github.flinkdelta.core.schema;
 
+import io.delta.kernel.types.ArrayType;
+import io.delta.kernel.types.DataType;
+import io.delta.kernel.types.FieldMetadata;
+import io.delta.kernel.types.MapType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
 
@@ -36,5 +41,83 @@ public final class SchemaChanges {
       schema = schema.add(column);
     }
     return schema;
+  }
+
+  /**
+   * {@code schema} with the column mapping metadata (physical names, field ids) of the columns of
+   * {@code mapped} that it shares by name, at every level; its other metadata is kept.
+   */
+  public static StructType withColumnMappingOf(StructType schema, StructType mapped) {
+    List<StructField> fields = new ArrayList<>();
+    for (StructField field : schema.fields()) {
+      StructField source = SchemaMerge.find(mapped, field.getName());
+      if (source == null) {
+        fields.add(field);
+        continue;
+      }
+      FieldMetadata.Builder metadata = FieldMetadata.builder().fromMetadata(field.getMetadata());
+      FieldMetadata mappedMetadata = source.getMetadata();
+      if (mappedMetadata.contains(FileLayouts.PHYSICAL_NAME_KEY)) {
+        metadata.putString(
+            FileLayouts.PHYSICAL_NAME_KEY, mappedMetadata.getString(FileLayouts.PHYSICAL_NAME_KEY));
+      }
+      if (mappedMetadata.contains(FileLayouts.FIELD_ID_KEY)) {
+        metadata.putLong(
+            FileLayouts.FIELD_ID_KEY, mappedMetadata.getLong(FileLayouts.FIELD_ID_KEY));
+      }
+      fields.add(
+          new StructField(
+                  field.getName(),
+                  withColumnMappingOf(field.getDataType(), source.getDataType()),
+                  field.isNullable(),
+                  metadata.build())
+              .withTypeChanges(field.getTypeChanges()));
+    }
+    return new StructType(fields);
+  }
+
+  private static DataType withColumnMappingOf(DataType type, DataType mapped) {
+    if (type instanceof StructType struct && mapped instanceof StructType source) {
+      return withColumnMappingOf(struct, source);
+    }
+    if (type instanceof ArrayType array && mapped instanceof ArrayType source) {
+      return new ArrayType(
+          withColumnMappingOf(array.getElementType(), source.getElementType()),
+          array.containsNull());
+    }
+    if (type instanceof MapType map && mapped instanceof MapType source) {
+      return new MapType(
+          withColumnMappingOf(map.getKeyType(), source.getKeyType()),
+          withColumnMappingOf(map.getValueType(), source.getValueType()),
+          map.isValueContainsNull());
+    }
+    return type;
+  }
+
+  /**
+   * Whether a column that {@code before} and {@code after} share has another type in {@code after}.
+   */
+  public static boolean changesTypes(StructType before, StructType after) {
+    for (StructField field : after.fields()) {
+      StructField old = SchemaMerge.find(before, field.getName());
+      if (old != null && changesTypes(old.getDataType(), field.getDataType())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean changesTypes(DataType before, DataType after) {
+    if (before instanceof StructType old && after instanceof StructType now) {
+      return changesTypes(old, now);
+    }
+    if (before instanceof ArrayType old && after instanceof ArrayType now) {
+      return changesTypes(old.getElementType(), now.getElementType());
+    }
+    if (before instanceof MapType old && after instanceof MapType now) {
+      return changesTypes(old.getKeyType(), now.getKeyType())
+          || changesTypes(old.getValueType(), now.getValueType());
+    }
+    return !before.equivalent(after);
   }
 }

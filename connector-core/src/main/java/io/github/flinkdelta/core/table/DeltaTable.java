@@ -3,20 +3,28 @@ package io.github.flinkdelta.core.table;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.ConcurrentWriteException;
 import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
 import io.github.flinkdelta.core.catalog.TableDefinition;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.checkpoint.DeltaCheckpoints;
+import io.github.flinkdelta.core.config.DeltaSinkOptions.SchemaEvolution;
 import io.github.flinkdelta.core.schema.FileLayouts;
+import io.github.flinkdelta.core.schema.FileSchemaCheck;
 import io.github.flinkdelta.core.schema.SchemaChanges;
+import io.github.flinkdelta.core.schema.SchemaMerge;
 import io.github.flinkdelta.core.storage.StorageScopes;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileLayout;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A Delta table as the connector sees it: opened (or created) once, its latest snapshot kept in
@@ -27,6 +35,15 @@ import org.apache.hadoop.conf.Configuration;
  */
 @Internal
 public final class DeltaTable implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DeltaTable.class);
+
+  /** Schema changes of one evolution tried again after another writer changed the table. */
+  static final int MAX_EVOLUTION_ATTEMPTS = 5;
+
+  static final String TYPE_WIDENING = "delta.enableTypeWidening";
+
+  static final String COLUMN_MAPPING_MODE = "delta.columnMapping.mode";
 
   private final TableLocator locator;
   private final Configuration storageConf;
@@ -112,13 +129,21 @@ public final class DeltaTable implements AutoCloseable {
    * @throws IllegalArgumentException listing every difference between the rows and the table
    */
   public FileLayout layoutFor(RowType rowType, List<String> expectedPartitionColumns) {
+    return FileLayouts.forRows(name(), definition(), rowType, expectedPartitionColumns);
+  }
+
+  /**
+   * Makes every later {@link #commit} check first that the table, as other writers may have changed
+   * it, still reads files of {@code layout} (see {@link FileSchemaCheck}).
+   */
+  public void checkCommitsAgainst(FileLayout layout) {
+    committer.checkFilesOf(layout);
+  }
+
+  private TableDefinition definition() {
     Snapshot snapshot = snapshots.current();
-    TableDefinition shape =
-        new TableDefinition(
-            snapshot.getSchema(),
-            snapshot.getPartitionColumnNames(),
-            snapshot.getTableProperties());
-    return FileLayouts.forRows(name(), shape, rowType, expectedPartitionColumns);
+    return new TableDefinition(
+        snapshot.getSchema(), snapshot.getPartitionColumnNames(), snapshot.getTableProperties());
   }
 
   /** Fails unless this process may write the table (see {@link TableLocator#checkWritable}). */
@@ -141,8 +166,78 @@ public final class DeltaTable implements AutoCloseable {
    * @throws IllegalArgumentException when a column is NOT NULL or exists already
    */
   public long addColumns(List<StructField> columns) {
-    return committer.updateSchema(
-        SchemaChanges.withAddedColumns(name(), snapshots.current().getSchema(), columns));
+    return evolveSchema(
+        SchemaChanges.withAddedColumns(name(), snapshots.current().getSchema(), columns), true);
+  }
+
+  /**
+   * Evolves the table as {@code mode} allows so that rows of {@code rowType} fit it, before any of
+   * them is written (see {@link SchemaMerge}). Nothing is committed when they fit already.
+   *
+   * @param expectedPartitionColumns the partition columns the sink was configured with; empty to
+   *     take the table's
+   * @param enableColumnMapping whether a table without column mapping may be upgraded to it
+   * @return the merge that was applied; without changes when the table was left as it was
+   * @throws IllegalArgumentException listing every difference {@code mode} does not allow
+   * @throws IllegalStateException when the schema must change on a table without column mapping and
+   *     {@code enableColumnMapping} is off
+   */
+  public SchemaMerge evolveFor(
+      RowType rowType,
+      List<String> expectedPartitionColumns,
+      SchemaEvolution mode,
+      boolean enableColumnMapping) {
+    for (int attempt = 1; ; attempt++) {
+      SchemaMerge merge =
+          SchemaMerge.of(name(), definition(), rowType, expectedPartitionColumns, mode);
+      if (!merge.changesTable()) {
+        return merge;
+      }
+      try {
+        long version = evolveSchema(merge.schema(), enableColumnMapping, merge.changes());
+        LOG.info("Evolved {} at version {}: {}", name(), version, merge.changes());
+        return merge;
+      } catch (ConcurrentWriteException e) {
+        // Another writer changed the table meanwhile: merge again with what it is now.
+        if (attempt >= MAX_EVOLUTION_ATTEMPTS) {
+          throw e;
+        }
+        snapshots.reload();
+      }
+    }
+  }
+
+  /**
+   * Commits {@code schema} as the table's schema: in the same version, Delta's type widening is
+   * enabled when a column's type changes; before it, a table without column mapping is upgraded to
+   * {@code name} mode in a version of its own, which Delta needs to change a schema.
+   *
+   * @param enableColumnMapping whether a table without column mapping may be upgraded to it
+   * @return the version that holds the new schema
+   * @throws IllegalStateException when the table has no column mapping and may not get it
+   */
+  public long evolveSchema(StructType schema, boolean enableColumnMapping) {
+    return evolveSchema(schema, enableColumnMapping, List.of());
+  }
+
+  private long evolveSchema(StructType schema, boolean enableColumnMapping, List<String> changes) {
+    Map<String, String> properties = snapshots.current().getTableProperties();
+    String mode = properties.getOrDefault(COLUMN_MAPPING_MODE, "none");
+    if ("none".equalsIgnoreCase(mode)) {
+      if (!enableColumnMapping) {
+        throw new IllegalStateException(TableErrors.columnMappingNeeded(name(), changes));
+      }
+      long upgraded = committer.updateMetadata(null, Map.of(COLUMN_MAPPING_MODE, "name"));
+      LOG.info("Upgraded {} to column mapping mode 'name' at version {}", name(), upgraded);
+      // The upgrade gave every column a physical name and id: carry them into the new schema.
+      schema = SchemaChanges.withColumnMappingOf(schema, snapshots.current().getSchema());
+    }
+    boolean typesChange = SchemaChanges.changesTypes(snapshots.current().getSchema(), schema);
+    Map<String, String> widening =
+        typesChange && !"true".equalsIgnoreCase(properties.get(TYPE_WIDENING))
+            ? Map.of(TYPE_WIDENING, "true")
+            : Map.of();
+    return committer.updateMetadata(schema, widening);
   }
 
   /**

@@ -9,14 +9,19 @@ import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.CommitStateUnknownException;
 import io.delta.kernel.exceptions.ConcurrentTransactionException;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
+import io.delta.kernel.transaction.UpdateTableTransactionBuilder;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import io.github.flinkdelta.core.catalog.TableReference;
+import io.github.flinkdelta.core.schema.FileSchemaCheck;
 import io.github.flinkdelta.core.table.CommitOutcome.AlreadyCommitted;
 import io.github.flinkdelta.core.table.CommitOutcome.Committed;
 import io.github.flinkdelta.core.table.CommitOutcome.Conflicted;
 import io.github.flinkdelta.core.table.CommitOutcome.Failed;
 import io.github.flinkdelta.core.write.DataFile;
+import io.github.flinkdelta.core.write.FileLayout;
+import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,12 +48,23 @@ final class TableCommitter {
   private final SnapshotCache snapshots;
   private final int maxCommitRetries;
   private final WriteContexts writeContexts = new WriteContexts();
+  private FileLayout filesLayout;
+  private StructType checkedSchema;
 
   TableCommitter(String tableName, Engine engine, SnapshotCache snapshots, int maxCommitRetries) {
     this.tableName = tableName;
     this.engine = engine;
     this.snapshots = snapshots;
     this.maxCommitRetries = maxCommitRetries;
+  }
+
+  /**
+   * Makes every later append check first that the table still reads files of {@code layout}: a
+   * schema another writer changed is followed when the files stay readable, and refused otherwise.
+   */
+  void checkFilesOf(FileLayout layout) {
+    this.filesLayout = layout;
+    this.checkedSchema = null;
   }
 
   /**
@@ -71,7 +87,9 @@ final class TableCommitter {
           reloadFailure.addSuppressed(e);
           return new Failed(reloadFailure);
         }
-        if (attempt >= MAX_CONFLICT_ATTEMPTS || !schema.equals(latest.getSchema())) {
+        // With the files' layout known, a new schema is checked before the retry instead.
+        boolean schemaMoved = filesLayout == null && !schema.equals(latest.getSchema());
+        if (attempt >= MAX_CONFLICT_ATTEMPTS || schemaMoved) {
           return new Conflicted(attempt, e);
         }
         LOG.info(
@@ -116,6 +134,7 @@ final class TableCommitter {
       String appId, long txnVersion, Iterable<DataFile> files, int conflicts, int settled)
       throws ConcurrentWriteException {
     Snapshot snapshot = snapshots.current();
+    checkFilesFit(snapshot);
     Transaction txn;
     try {
       txn =
@@ -147,19 +166,40 @@ final class TableCommitter {
     return new Committed(result.getVersion(), txnVersion, retries, conflicts, publishMillis);
   }
 
+  private void checkFilesFit(Snapshot snapshot) {
+    if (filesLayout == null || snapshot.getSchema().equals(checkedSchema)) {
+      return;
+    }
+    List<String> problems =
+        FileSchemaCheck.problems(
+            filesLayout, snapshot.getSchema(), snapshot.getPartitionColumnNames());
+    if (!problems.isEmpty()) {
+      throw new IllegalStateException(
+          TableErrors.schemaChangedUnderFiles(tableName, snapshot.getVersion(), problems));
+    }
+    checkedSchema = snapshot.getSchema();
+  }
+
   /**
-   * Commits {@code schema} as the table's new schema, in one version without data.
+   * Commits {@code schema} as the table's new schema, with {@code properties} added, in one version
+   * without data.
    *
+   * @param schema the new schema, or null to keep the current one
    * @return the version that holds it
    */
-  long updateSchema(StructType schema) {
-    Transaction txn =
+  long updateMetadata(StructType schema, Map<String, String> properties) {
+    UpdateTableTransactionBuilder builder =
         snapshots
             .current()
             .buildUpdateTableTransaction(TableReference.ENGINE_INFO, Operation.MANUAL_UPDATE)
-            .withUpdatedSchema(schema)
-            .withMaxRetries(maxCommitRetries)
-            .build(engine);
+            .withMaxRetries(maxCommitRetries);
+    if (schema != null) {
+      builder = builder.withUpdatedSchema(schema);
+    }
+    if (!properties.isEmpty()) {
+      builder = builder.withTablePropertiesAdded(properties);
+    }
+    Transaction txn = builder.build(engine);
     TransactionCommitResult result = txn.commit(engine, CloseableIterable.emptyIterable());
     snapshots.committed(result.getPostCommitSnapshot().orElse(null));
     return result.getVersion();

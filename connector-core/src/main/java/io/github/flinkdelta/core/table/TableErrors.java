@@ -2,6 +2,7 @@ package io.github.flinkdelta.core.table;
 
 import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import java.util.List;
 
 /** Messages for what can go wrong with a table, each saying what happened and what to do. */
 final class TableErrors {
@@ -13,5 +14,27 @@ final class TableErrors {
         "There is no %s. Create it first, or set '%s' to true so the sink creates it from its row"
             + " type.",
         table.description(), DeltaSinkOptions.CREATE_IF_MISSING.key());
+  }
+
+  static String schemaChangedUnderFiles(String table, long version, List<String> problems) {
+    return String.format(
+        "Delta table %s changed under the job (version %d) in a way its data files cannot follow:"
+            + " %s. Nothing of this checkpoint was committed. Restore the table's columns, or"
+            + " restart the job with rows that match the table as it is now: building the sink"
+            + " lists every difference.",
+        table, version, String.join("; ", problems));
+  }
+
+  static String columnMappingNeeded(String table, List<String> changes) {
+    return String.format(
+        "Delta table %s must change its schema for the rows (%s), and Delta changes schemas only"
+            + " on tables with column mapping, which it has not. Set '%s' = 'true' to let the sink"
+            + " upgrade it to 'delta.columnMapping.mode' = 'name' (readers then need Delta reader"
+            + " version 2), upgrade it yourself, or set '%s' = '%s' and match the table's columns.",
+        table,
+        changes.isEmpty() ? "a new schema" : String.join(", ", changes),
+        DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING.key(),
+        DeltaSinkOptions.SCHEMA_EVOLUTION.key(),
+        DeltaSinkOptions.SchemaEvolution.NONE);
   }
 }

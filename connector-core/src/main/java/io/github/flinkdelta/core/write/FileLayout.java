@@ -6,6 +6,7 @@ import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.table.data.RowData;
 
 /**
  * How the rows of one table are laid out in its data files: the columns stored in the file (under
@@ -19,14 +20,33 @@ public final class FileLayout implements Serializable {
 
   private final DataColumns data;
   private final List<PartitionColumn> partitionColumns;
+  private final RowReshaper reshaper;
 
   /**
    * @param data the columns stored in the file
    * @param partitionColumns the partition columns, in the table's partition order
    */
   public FileLayout(DataColumns data, List<PartitionColumn> partitionColumns) {
+    this(data, partitionColumns, null);
+  }
+
+  /**
+   * @param data the columns stored in the file, read from rows as {@code reshaper} makes them
+   * @param partitionColumns the partition columns, in the table's partition order, read from the
+   *     rows as they arrive
+   * @param reshaper turns each row into the table's shape before its data columns are read, or null
+   *     to read them from the row as it arrives
+   */
+  public FileLayout(
+      DataColumns data, List<PartitionColumn> partitionColumns, RowReshaper reshaper) {
     this.data = Objects.requireNonNull(data, "data");
     this.partitionColumns = List.copyOf(partitionColumns);
+    this.reshaper = reshaper;
+  }
+
+  /** The row whose data columns a file stores: {@code row} itself, or reshaped for the table. */
+  public RowData dataRow(RowData row) {
+    return reshaper == null ? row : reshaper.reshape(row);
   }
 
   /** The table, as error messages name it. */

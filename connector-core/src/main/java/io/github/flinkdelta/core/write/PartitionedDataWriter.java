@@ -97,10 +97,11 @@ public final class PartitionedDataWriter implements AutoCloseable {
         unpartitioned = open(null);
         openFilesChanged();
       }
-      write(null, unpartitioned, row);
+      write(null, unpartitioned, layout.dataRow(row));
       return;
     }
     PartitionKey key = partitionKey(row);
+    row = layout.dataRow(row);
     OpenDataFile file = openFiles.get(key);
     if (file != null) {
       write(key, file, row);

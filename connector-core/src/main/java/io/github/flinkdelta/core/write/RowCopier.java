@@ -58,7 +58,10 @@ final class RowCopier {
     }
   }
 
-  /** An encoder of the fields a file layout reads, if every one of them can be encoded. */
+  /**
+   * An encoder of the data columns a file layout reads, if every one of them can be encoded. The
+   * partition columns are not encoded: a held row's partition is known, and files do not store it.
+   */
   static Optional<RowCopier> forLayout(FileLayout layout) {
     List<String> names = new ArrayList<>();
     List<Integer> positions = new ArrayList<>();
@@ -68,11 +71,6 @@ final class RowCopier {
       names.add(dataColumns.get(i).logicalName());
       positions.add(layout.data().position(i));
       types.add(dataColumns.get(i).type());
-    }
-    for (PartitionColumn column : layout.partitionColumns()) {
-      names.add(column.name());
-      positions.add(column.position());
-      types.add(column.type());
     }
     int arity = positions.stream().mapToInt(Integer::intValue).max().orElse(-1) + 1;
     return of(

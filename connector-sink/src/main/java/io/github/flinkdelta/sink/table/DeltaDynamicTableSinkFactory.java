@@ -40,6 +40,8 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
           DeltaSinkOptions.COMMIT_MAX_RETRIES,
           DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL,
           DeltaSinkOptions.DISTRIBUTION,
+          DeltaSinkOptions.SCHEMA_EVOLUTION,
+          DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING,
           FactoryUtil.SINK_PARALLELISM);
 
   @Override
