@@ -7,6 +7,9 @@ import io.github.flinkdelta.core.catalog.TableDefinition;
 import io.github.flinkdelta.core.types.DeltaTypes;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -43,25 +46,42 @@ class SchemaMismatchTest {
   }
 
   @Test
-  void nestedFieldsOutOfTheTablesOrderAreRefusedNamingThePosition() {
-    RowType swapped = row(new String[] {"b", "a"}, new VarCharType(10), new IntType());
+  void nestedFieldsInAnotherOrderAreMatchedByName() {
+    RowType swapped = row(new String[] {"B", "a"}, new VarCharType(10), new IntType());
     RowType rows =
         row(new String[] {"id", "bucket", "point"}, new BigIntType(), new IntType(), swapped);
 
-    assertThatThrownBy(() -> FileLayouts.forRows("t", DEFINITION, rows, List.of("bucket")))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("nested column 'point.a' is not at position 0 in the rows")
-        .hasMessageContaining("nested column 'point.b' is not at position 1 in the rows");
+    RowData reshaped =
+        FileLayouts.forRows("t", DEFINITION, rows, List.of("bucket"))
+            .dataRow(GenericRowData.of(7L, 3, GenericRowData.of(StringData.fromString("x"), 42)));
+
+    // The rows are reshaped into the table's order before they are written.
+    RowData point = reshaped.getRow(2, 2);
+    assertThat(point.getInt(0)).isEqualTo(42);
+    assertThat(point.getString(1)).hasToString("x");
   }
 
   @Test
   void everyDifferenceIsListedInOneMessage() {
-    RowType rows = row(new String[] {"id", "extra", "point"}, new IntType(), new IntType(), NESTED);
+    RowType rows =
+        row(
+            new String[] {"id", "extra", "point"},
+            new VarCharType(5),
+            new IntType(),
+            row(new String[] {"a", "b"}, new BigIntType(), new VarCharType(10)));
 
     assertThatThrownBy(() -> FileLayouts.forRows("t", DEFINITION, rows, List.of("id")))
-        .hasMessageContaining("column 'id' is long in the table but integer in the rows")
-        .hasMessageContaining("column 'bucket' (integer) is missing from the rows")
-        .hasMessageContaining("column 'extra' (integer) of the rows is not in the table")
+        .hasMessageContaining(
+            "column 'id' is long in the table but string in the rows, and Delta widens neither")
+        .hasMessageContaining(
+            "partition column 'bucket' is missing from the rows; every row needs its partition"
+                + " value")
+        .hasMessageContaining(
+            "column 'extra' (integer) of the rows is not in the table (set"
+                + " 'sink.schema-evolution' = 'add-columns' to add it)")
+        .hasMessageContaining(
+            "column 'point.a' is integer in the table but long in the rows (set"
+                + " 'sink.schema-evolution' = 'widen' to widen the table's column)")
         .hasMessageContaining("the sink partitions by [id]");
   }
 

@@ -57,7 +57,7 @@ class BufferBudgetTest {
             GenericRowData.of(
                 i,
                 (int) (i / 20 % partitions),
-                StringData.fromString("payload " + i + " " + "y".repeat(60))));
+                StringData.fromString("payload " + i + " " + "y".repeat(120))));
         maxBuffered = Math.max(maxBuffered, writer.bufferedBytes());
       }
       files = writer.flush().toList();
