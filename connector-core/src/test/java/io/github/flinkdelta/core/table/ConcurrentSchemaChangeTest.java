@@ -1,0 +1,187 @@
+package io.github.flinkdelta.core.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
+import io.github.flinkdelta.core.config.DeltaSinkOptions.SchemaEvolution;
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import io.github.flinkdelta.core.testing.DeltaTableReader;
+import io.github.flinkdelta.core.testing.TestTables;
+import io.github.flinkdelta.core.write.DataFile;
+import io.github.flinkdelta.core.write.FileLayout;
+import io.github.flinkdelta.core.write.FileWriteOptions;
+import io.github.flinkdelta.core.write.PartitionedDataWriter;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Another writer changes the table's schema between the sink's build and its commit: the commit
+ * follows changes that leave its files readable and refuses the others, naming what changed.
+ */
+class ConcurrentSchemaChangeTest {
+
+  private static final RowType TYPE =
+      RowType.of(
+          new LogicalType[] {new IntType(), new VarCharType(10)}, new String[] {"id", "name"});
+
+  @TempDir Path dir;
+
+  @Test
+  void aColumnAddedAndATypeWidenedByAnotherWriterAreFollowed() throws IOException {
+    String path = table("follow");
+    try (DeltaTable sink = TestTables.open(path)) {
+      FileLayout layout = sink.layoutFor(TYPE, List.of());
+      sink.checkCommitsAgainst(layout);
+      List<DataFile> files = write(path, layout, 1);
+
+      try (DeltaTable other = TestTables.open(path)) {
+        other.evolveSchema(
+            change(
+                other.snapshot().getSchema(),
+                fields -> {
+                  fields.set(0, fields.get(0).withDataType(LongType.LONG));
+                  fields.add(new StructField("extra", LongType.LONG, true));
+                  return fields;
+                }),
+            true);
+      }
+
+      CommitOutcome outcome = sink.commit("app", 1, files);
+
+      assertThat(outcome).isInstanceOf(CommitOutcome.Committed.class);
+    }
+    assertThat(DeltaTableReader.readAll(path)).containsExactly(Arrays.asList(1L, "n1", null));
+  }
+
+  @Test
+  void aColumnDroppedUnderTheFilesFailsTheCommitNamingIt() throws IOException {
+    String path = table("drop");
+    try (DeltaTable sink = TestTables.open(path)) {
+      FileLayout layout = sink.layoutFor(TYPE, List.of());
+      sink.checkCommitsAgainst(layout);
+      List<DataFile> files = write(path, layout, 1);
+      try (DeltaTable other = TestTables.open(path)) {
+        other.evolveSchema(
+            change(
+                other.snapshot().getSchema(),
+                fields -> {
+                  fields.remove(1);
+                  return fields;
+                }),
+            true);
+      }
+      long before = DeltaTableReader.version(path);
+
+      CommitOutcome outcome = sink.commit("app", 1, files);
+
+      assertThat(outcome).isInstanceOf(CommitOutcome.Failed.class);
+      assertThat(((CommitOutcome.Failed) outcome).cause())
+          .hasMessageContaining("changed under the job")
+          .hasMessageContaining(
+              "column 'name' that the job writes was dropped from the table (or renamed)");
+      assertThat(DeltaTableReader.version(path)).isEqualTo(before);
+    }
+  }
+
+  @Test
+  void aColumnRenamedUnderTheFilesFailsTheCommitNamingBothNames() throws IOException {
+    String path = table("rename");
+    try (DeltaTable sink = TestTables.open(path)) {
+      FileLayout layout = sink.layoutFor(TYPE, List.of());
+      sink.checkCommitsAgainst(layout);
+      List<DataFile> files = write(path, layout, 1);
+      try (DeltaTable other = TestTables.open(path)) {
+        other.evolveSchema(
+            change(
+                other.snapshot().getSchema(),
+                fields -> {
+                  StructField name = fields.get(1);
+                  fields.set(
+                      1,
+                      new StructField(
+                          "label", name.getDataType(), name.isNullable(), name.getMetadata()));
+                  return fields;
+                }),
+            true);
+      }
+
+      CommitOutcome outcome = sink.commit("app", 1, files);
+
+      assertThat(((CommitOutcome.Failed) outcome).cause())
+          .hasMessageContaining("column 'name' was renamed to 'label'");
+    }
+  }
+
+  @Test
+  void aCommitRestartedAfterTheChangeChecksTheTableAsItIsNow() throws IOException {
+    String path = table("restart");
+    FileLayout layout;
+    List<DataFile> files;
+    try (DeltaTable sink = TestTables.open(path)) {
+      layout = sink.layoutFor(TYPE, List.of());
+      files = write(path, layout, 1);
+    }
+    try (DeltaTable other = TestTables.open(path)) {
+      other.evolveSchema(
+          change(
+              other.snapshot().getSchema(),
+              fields -> {
+                fields.remove(0);
+                return fields;
+              }),
+          true);
+    }
+
+    // A committer that starts after the change loads the changed table: no conflict to notice.
+    try (DeltaTable restarted = TestTables.open(path)) {
+      restarted.checkCommitsAgainst(layout);
+      CommitOutcome outcome = restarted.commit("app", 1, files);
+
+      assertThat(((CommitOutcome.Failed) outcome).cause())
+          .hasMessageContaining("column 'id' that the job writes was dropped");
+    }
+  }
+
+  private String table(String name) {
+    String path = dir.resolve(name).toUri().toString();
+    try (DeltaTable table =
+        TestTables.create(path, TYPE, List.of(), Map.of("delta.columnMapping.mode", "name"))) {
+      table.evolveFor(TYPE, List.of(), SchemaEvolution.NONE, false);
+    }
+    return path;
+  }
+
+  private static List<DataFile> write(String path, FileLayout layout, int id) throws IOException {
+    try (PartitionedDataWriter writer =
+        new PartitionedDataWriter(
+            layout,
+            HadoopConfigurations.of(Map.of()),
+            path,
+            FileWriteOptions.from(new Configuration()),
+            "w" + id)) {
+      writer.write(GenericRowData.of(id, StringData.fromString("n" + id)));
+      return writer.flush().toList();
+    }
+  }
+
+  private static StructType change(StructType schema, UnaryOperator<List<StructField>> change) {
+    List<StructField> fields = change.apply(new ArrayList<>(schema.fields()));
+    return new StructType(fields);
+  }
+}
