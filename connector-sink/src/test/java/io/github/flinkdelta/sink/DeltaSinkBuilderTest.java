@@ -3,7 +3,10 @@ package io.github.flinkdelta.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.flinkdelta.core.catalog.PathTableLocator;
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.table.DeltaTable;
+import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.types.UnsupportedColumnTypeException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -108,7 +111,7 @@ class DeltaSinkBuilderTest {
 
     RowType other =
         RowType.of(
-            new LogicalType[] {new IntType(false), new IntType(), new VarCharType(10)},
+            new LogicalType[] {new VarCharType(5), new IntType(), new VarCharType(10)},
             new String[] {"id", "bucket", "extra"});
     assertThatThrownBy(
             () ->
@@ -116,12 +119,37 @@ class DeltaSinkBuilderTest {
                     .tablePath(table)
                     .rowType(other)
                     .partitionColumns("bucket")
+                    .schemaEvolution(DeltaSinkOptions.SchemaEvolution.NONE)
                     .build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(table)
-        .hasMessageContaining("column 'id' is long in the table but integer in the rows")
-        .hasMessageContaining("column 'name' (string) is missing from the rows")
-        .hasMessageContaining("column 'extra' (string) of the rows is not in the table");
+        .hasMessageContaining(
+            "column 'id' is long in the table but string in the rows, and Delta widens neither")
+        .hasMessageContaining(
+            "column 'extra' (string) of the rows is not in the table (set"
+                + " 'sink.schema-evolution' = 'add-columns' to add it)");
+  }
+
+  @Test
+  void byDefaultTheTableGainsTheRowsNewColumnsAtBuild() {
+    String table = table("evolving");
+    DeltaSink.builder().tablePath(table).rowType(TYPE).partitionColumns("bucket").build();
+    RowType wider =
+        RowType.of(
+            new LogicalType[] {new BigIntType(false), new IntType(), new VarCharType(10)},
+            new String[] {"id", "bucket", "extra"});
+
+    DeltaSink.builder().tablePath(table).rowType(wider).partitionColumns("bucket").build();
+
+    try (DeltaTable delta =
+        DeltaTable.open(
+            TableRequest.of(
+                new PathTableLocator(table), DeltaSinkConfig.hadoopConf(java.util.Map.of())))) {
+      assertThat(delta.snapshot().getSchema().fieldNames())
+          .containsExactly("id", "name", "bucket", "extra");
+      assertThat(delta.snapshot().getTableProperties())
+          .containsEntry("delta.columnMapping.mode", "name");
+    }
   }
 
   @Test
