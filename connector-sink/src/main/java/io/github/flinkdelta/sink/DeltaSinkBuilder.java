@@ -5,6 +5,7 @@ import io.github.flinkdelta.core.catalog.TableDefinition;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.schema.TableFeatureChecks;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.types.DeltaTypes;
@@ -207,6 +208,7 @@ public final class DeltaSinkBuilder {
     TableLocator locator;
     FileLayout layout;
     try (DeltaTable table = DeltaTable.open(request)) {
+      TableFeatureChecks.check(table.name(), table.snapshot(), rowType);
       layout = table.layoutFor(rowType, partitionColumns);
       table.checkWritable();
       locator = table.locator();
