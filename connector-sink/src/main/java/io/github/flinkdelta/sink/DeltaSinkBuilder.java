@@ -5,6 +5,7 @@ import io.github.flinkdelta.core.catalog.TableDefinition;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.schema.TableFeatureChecks;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.types.DeltaTypes;
@@ -152,8 +153,8 @@ public final class DeltaSinkBuilder {
    * DeltaSinkOptions#CREATE_IF_MISSING} is on), checks that the location is writable, and evolves
    * the table's schema for the rows as {@link DeltaSinkOptions#SCHEMA_EVOLUTION} allows.
    *
-   * @throws IllegalArgumentException naming every missing or invalid setting, or every way in which
-   *     the rows differ from the table
+   * @throws IllegalArgumentException naming every missing or invalid setting, every table feature
+   *     the sink cannot honour, or every way in which the rows differ from the table
    * @throws IllegalStateException when the table is missing or its location is not writable
    */
   public DeltaSink build() {
@@ -227,6 +228,8 @@ public final class DeltaSinkBuilder {
     FileLayout layout;
     try (DeltaTable table = DeltaTable.open(request)) {
       table.checkWritable();
+      // Refused before anything changes: features of the table the sink cannot honour.
+      TableFeatureChecks.check(table.name(), table.snapshot(), rowType);
       // The table takes its new shape in versions of its own before any file of that shape is
       // written: writers need the physical names and field ids the log gives new columns, and a
       // version that only adds nullable columns or widens types changes no row a reader sees.
