@@ -235,6 +235,48 @@ class SchemaEvolutionTest {
   }
 
   @Test
+  void nestedFieldsInAnotherOrderMissingOrNarrowerAreReshapedIntoTheTablesShape()
+      throws IOException {
+    RowType table =
+        row(
+            "id", new BigIntType(),
+            "info", row("a", new BigIntType(), "b", new VarCharType(10), "c", new IntType()),
+            "tags", new ArrayType(row("k", new VarCharType(10), "w", new BigIntType())),
+            "attrs", new MapType(new VarCharType(10), row("v", new DoubleType())));
+    RowType rows =
+        row(
+            "attrs", new MapType(new VarCharType(10), row("V", new IntType())),
+            "tags", new ArrayType(row("w", new IntType(), "k", new VarCharType(10))),
+            "info", row("b", new VarCharType(10), "a", new IntType()),
+            "id", new IntType());
+    String path = table("reshape", table, NAME_MODE);
+
+    SchemaMerge merge =
+        write(
+            path,
+            rows,
+            List.of(),
+            SchemaEvolution.NONE,
+            List.of(
+                GenericRowData.of(
+                    map(s("m"), GenericRowData.of(3)),
+                    array(GenericRowData.of(5, s("k")), null),
+                    GenericRowData.of(s("b"), 7),
+                    9)));
+
+    assertThat(merge.changesTable()).isFalse();
+    assertThat(DeltaTableReader.readAll(path))
+        .containsExactly(
+            CanonicalRows.of(
+                GenericRowData.of(
+                    9L,
+                    GenericRowData.of(7L, s("b"), null),
+                    array(GenericRowData.of(s("k"), 5L), null),
+                    map(s("m"), GenericRowData.of(3.0d))),
+                table));
+  }
+
+  @Test
   void aNotNullColumnTheRowsLackFailsNamingIt() {
     RowType table = row("id", new BigIntType(false), "name", new VarCharType(10));
     String path = table("notnull", table, NAME_MODE);
