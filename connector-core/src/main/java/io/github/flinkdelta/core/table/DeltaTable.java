@@ -241,6 +241,15 @@ public final class DeltaTable implements AutoCloseable {
   }
 
   /**
+   * Sets table properties in one version without data, e.g. to enable a table feature.
+   *
+   * @return the version that holds them
+   */
+  public long updateProperties(Map<String, String> properties) {
+    return committer.updateMetadata(null, properties);
+  }
+
+  /**
    * Reloads the latest snapshot when the {@link ReloadPolicy} says it is due.
    *
    * @param checkpointVersion the version of the latest Delta checkpoint this process wrote, or -1

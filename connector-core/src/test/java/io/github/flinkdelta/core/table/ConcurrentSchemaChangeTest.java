@@ -70,6 +70,28 @@ class ConcurrentSchemaChangeTest {
   }
 
   @Test
+  void featuresAnotherWriterEnablesAreFollowed() throws IOException {
+    String path = table("features");
+    try (DeltaTable sink = TestTables.open(path)) {
+      FileLayout layout = sink.layoutFor(TYPE, List.of());
+      sink.checkCommitsAgainst(layout);
+      List<DataFile> files = write(path, layout, 1);
+      try (DeltaTable other = TestTables.open(path)) {
+        other.updateProperties(
+            Map.of("delta.enableChangeDataFeed", "true", "delta.enableDeletionVectors", "true"));
+      }
+
+      CommitOutcome outcome = sink.commit("app", 1, files);
+
+      assertThat(outcome).isInstanceOf(CommitOutcome.Committed.class);
+      assertThat(sink.snapshot().getTableProperties())
+          .containsEntry("delta.enableChangeDataFeed", "true")
+          .containsEntry("delta.enableDeletionVectors", "true");
+    }
+    assertThat(DeltaTableReader.readAll(path)).containsExactly(Arrays.asList(1, "n1"));
+  }
+
+  @Test
   void aColumnDroppedUnderTheFilesFailsTheCommitNamingIt() throws IOException {
     String path = table("drop");
     try (DeltaTable sink = TestTables.open(path)) {
