@@ -221,8 +221,6 @@ final class CatalogApi {
             properties,
             clock.millis(),
             clock.millis(),
-            null,
-            List.of(),
             null);
     state.tables.put(full, table);
     return info(table);
@@ -355,6 +353,7 @@ final class CatalogApi {
         .columns(table.columns())
         .comment(table.comment())
         .properties(table.properties())
-        .createdAt(table.createdAt());
+        .createdAt(table.createdAt())
+        .updatedAt(table.updatedAt());
   }
 }

@@ -48,8 +48,9 @@ final class CatalogState {
   }
 
   /**
-   * A table. Tables created through the UC Delta API also keep their Delta schema, partition
-   * columns and protocol as the client sent them.
+   * A table. Its columns are the one store of its schema and partition columns (see {@link
+   * CatalogColumns}); tables created through the UC Delta API also keep the protocol the client
+   * sent.
    */
   record Table(
       String id,
@@ -64,8 +65,6 @@ final class CatalogState {
       Map<String, String> properties,
       long createdAt,
       long updatedAt,
-      JsonNode deltaColumns,
-      List<String> partitionColumns,
       JsonNode protocol) {
     String fullName() {
       return catalog + "." + schema + "." + name;
@@ -77,8 +76,7 @@ final class CatalogState {
 
     Table withMetadata(
         Map<String, String> newProperties,
-        JsonNode newColumns,
-        List<String> newPartitionColumns,
+        List<ColumnInfo> newColumns,
         String newComment,
         JsonNode newProtocol,
         long now) {
@@ -90,13 +88,11 @@ final class CatalogState {
           type,
           format,
           location,
-          columns,
+          List.copyOf(newColumns),
           newComment,
-          newProperties,
+          Map.copyOf(newProperties),
           createdAt,
           now,
-          newColumns,
-          newPartitionColumns,
           newProtocol);
     }
   }

@@ -33,6 +33,7 @@ import io.unitycatalog.client.delta.model.DeltaTableRequirement;
 import io.unitycatalog.client.delta.model.DeltaTableType;
 import io.unitycatalog.client.delta.model.DeltaTableUpdate;
 import io.unitycatalog.client.delta.model.DeltaUpdateTableRequest;
+import io.unitycatalog.client.model.ColumnInfo;
 import java.net.URI;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -143,15 +144,16 @@ final class DeltaRestApi {
             create.getTableType().getValue(),
             "DELTA",
             Locations.normalize(location),
-            List.of(),
+            CatalogColumns.fromDelta(
+                mapper.valueToTree(create.getColumns()),
+                create.getPartitionColumns() == null ? List.of() : create.getPartitionColumns(),
+                mapper),
             create.getComment(),
             Map.copyOf(
                 DeltaTableProperties.created(
                     properties, create.getProtocol(), create.getLastCommitTimestampMs())),
             now,
             now,
-            create.getColumns() == null ? null : mapper.valueToTree(create.getColumns()),
-            create.getPartitionColumns() == null ? List.of() : create.getPartitionColumns(),
             create.getProtocol() == null ? null : mapper.valueToTree(create.getProtocol()));
     state.tables.put(full, table);
     return load(table);
@@ -190,8 +192,8 @@ final class DeltaRestApi {
     Commit commit = null;
     Long backfilled = null;
     Map<String, String> properties = new HashMap<>(table.properties());
-    JsonNode columns = table.deltaColumns();
-    List<String> partitions = table.partitionColumns();
+    JsonNode setColumns = null;
+    List<String> setPartitions = null;
     String comment = table.comment();
     JsonNode protocol = table.protocol();
     boolean metadataChanged = false;
@@ -220,10 +222,13 @@ final class DeltaRestApi {
         remove.getRemovals().forEach(properties::remove);
         metadataChanged = true;
       } else if (change instanceof DeltaSetSchemaUpdate set) {
-        columns = mapper.valueToTree(set.getColumns());
+        setColumns = mapper.valueToTree(set.getColumns());
+        if (setColumns.path("fields").isEmpty()) {
+          throw UnityCatalogException.badRequest("set-columns requires at least one column.");
+        }
         metadataChanged = true;
       } else if (change instanceof DeltaSetPartitionColumnsUpdate set) {
-        partitions = List.copyOf(set.getPartitionColumns());
+        setPartitions = List.copyOf(set.getPartitionColumns());
         metadataChanged = true;
       } else if (change instanceof DeltaSetTableCommentUpdate set) {
         comment = set.getComment();
@@ -234,6 +239,7 @@ final class DeltaRestApi {
         metadataChanged = true;
       }
     }
+    List<ColumnInfo> columns = columnsAfter(table.columns(), setColumns, setPartitions);
     CommitLog log = state.commits.get(table.id());
     if ((commit != null || backfilled != null) && log == null) {
       throw UnityCatalogException.badRequest(
@@ -253,9 +259,7 @@ final class DeltaRestApi {
       if (commit != null) {
         DeltaTableProperties.stampCommit(properties, commit.version(), commit.timestamp());
       }
-      table =
-          table.withMetadata(
-              Map.copyOf(properties), columns, partitions, comment, protocol, clock.millis());
+      table = table.withMetadata(properties, columns, comment, protocol, clock.millis());
       state.tables.put(table.fullName(), table);
     }
     return load(table);
@@ -317,7 +321,10 @@ final class DeltaRestApi {
             .location(table.location())
             .createdTime(table.createdAt())
             .updatedTime(table.updatedAt())
-            .partitionColumns(new ArrayList<>(table.partitionColumns()))
+            .columns(
+                mapper.convertValue(
+                    CatalogColumns.toDelta(table.columns(), mapper), DeltaStructType.class))
+            .partitionColumns(new ArrayList<>(CatalogColumns.partitionColumns(table.columns())))
             .properties(new HashMap<>(table.properties()))
             .lastCommitVersion(
                 DeltaTableProperties.longValue(
@@ -325,9 +332,6 @@ final class DeltaRestApi {
             .lastCommitTimestampMs(
                 DeltaTableProperties.longValue(
                     table.properties(), DeltaTableProperties.LAST_COMMIT_TIMESTAMP));
-    if (table.deltaColumns() != null) {
-      metadata.columns(mapper.convertValue(table.deltaColumns(), DeltaStructType.class));
-    }
     DeltaLoadTableResponse response = new DeltaLoadTableResponse().metadata(metadata);
     if (log != null) {
       response.latestTableVersion(log.latestVersion);
@@ -342,6 +346,19 @@ final class DeltaRestApi {
       }
     }
     return response;
+  }
+
+  /**
+   * The columns after {@code set-columns} and {@code set-partition-columns}, either of which may be
+   * absent (null): the one absent keeps what the table has.
+   */
+  private List<ColumnInfo> columnsAfter(
+      List<ColumnInfo> current, JsonNode setColumns, List<String> setPartitions) {
+    List<String> partitions =
+        setPartitions != null ? setPartitions : CatalogColumns.partitionColumns(current);
+    return setColumns != null
+        ? CatalogColumns.fromDelta(setColumns, partitions, mapper)
+        : CatalogColumns.withPartitionColumns(current, partitions);
   }
 
   private Staging stagingAt(String location) {

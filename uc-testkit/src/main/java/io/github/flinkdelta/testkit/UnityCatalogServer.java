@@ -99,7 +99,7 @@ public final class UnityCatalogServer implements AutoCloseable {
             settings.clock);
     CatalogApi catalogs =
         new CatalogApi(state, settings.storageRoot, s3, settings.clock, settings.metastoreId);
-    CommitsApi commits = new CommitsApi(state);
+    CommitsApi commits = new CommitsApi(state, settings.clock);
     DeltaRestApi delta = new DeltaRestApi(state, settings.storageRoot, s3, settings.clock, mapper);
 
     route("GET /metastore_summary", catalogs::metastoreSummary);

@@ -4,6 +4,8 @@ import static io.github.flinkdelta.testkit.CommitRulesTest.assertStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.unitycatalog.client.ApiClient;
 import io.unitycatalog.client.ApiException;
 import io.unitycatalog.client.api.DeltaCommitsApi;
@@ -18,17 +20,16 @@ import io.unitycatalog.client.delta.model.DeltaCreateStagingTableRequest;
 import io.unitycatalog.client.delta.model.DeltaCreateTableRequest;
 import io.unitycatalog.client.delta.model.DeltaCredentialOperation;
 import io.unitycatalog.client.delta.model.DeltaLoadTableResponse;
-import io.unitycatalog.client.delta.model.DeltaPrimitiveType;
 import io.unitycatalog.client.delta.model.DeltaProtocol;
 import io.unitycatalog.client.delta.model.DeltaSetLatestBackfilledVersionUpdate;
 import io.unitycatalog.client.delta.model.DeltaSetPropertiesUpdate;
 import io.unitycatalog.client.delta.model.DeltaStagingTableResponse;
-import io.unitycatalog.client.delta.model.DeltaStructField;
 import io.unitycatalog.client.delta.model.DeltaStructType;
 import io.unitycatalog.client.delta.model.DeltaTableRequirement;
 import io.unitycatalog.client.delta.model.DeltaTableType;
 import io.unitycatalog.client.delta.model.DeltaTableUpdate;
 import io.unitycatalog.client.delta.model.DeltaUpdateTableRequest;
+import io.unitycatalog.client.delta.serde.DeltaDataTypeModule;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -42,6 +43,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The UC Delta API ({@code /delta/v1}), through the real client's Delta API classes. */
 class DeltaRestApiTest {
+
+  /** One column, {@code id long NOT NULL}, parsed as delta-storage parses Delta's schema JSON. */
+  private static final DeltaStructType ID_COLUMN =
+      parse(
+          "{\"type\":\"struct\",\"fields\":[{\"name\":\"id\",\"type\":\"long\","
+              + "\"nullable\":false,\"metadata\":{}}]}");
 
   @TempDir Path dir;
 
@@ -204,15 +211,7 @@ class DeltaRestApiTest {
         .name(name)
         .location(staging.getLocation())
         .tableType(DeltaTableType.MANAGED)
-        .columns(
-            new DeltaStructType()
-                .fields(
-                    new ArrayList<>(
-                        List.of(
-                            new DeltaStructField()
-                                .name("id")
-                                .type(new DeltaPrimitiveType().type("long"))
-                                .nullable(false)))))
+        .columns(ID_COLUMN)
         .protocol(
             new DeltaProtocol()
                 .minReaderVersion(3)
@@ -221,6 +220,16 @@ class DeltaRestApiTest {
                 .writerFeatures(new ArrayList<>(ManagedTableContract.REQUIRED_WRITER_FEATURES)))
         .properties(properties)
         .lastCommitTimestampMs(1L);
+  }
+
+  private static DeltaStructType parse(String json) {
+    try {
+      return new ObjectMapper()
+          .registerModule(new DeltaDataTypeModule())
+          .readValue(json, DeltaStructType.class);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private DeltaLoadTableResponse update(DeltaTableUpdate... updates) throws ApiException {

@@ -2,6 +2,7 @@ package io.github.flinkdelta.testkit;
 
 import io.unitycatalog.client.ApiClient;
 import io.unitycatalog.client.api.TablesApi;
+import io.unitycatalog.client.delta.serde.DeltaDataTypeModule;
 import io.unitycatalog.client.model.CreateStagingTable;
 import io.unitycatalog.client.model.CreateTable;
 import io.unitycatalog.client.model.DataSourceFormat;
@@ -17,6 +18,8 @@ final class TestClients {
 
   static ApiClient client(UnityCatalogServer server, String token) {
     ApiClient client = new ApiClient();
+    // As the client's own ApiClientBuilder does: Delta types on the wire as Delta writes them.
+    client.setObjectMapper(client.getObjectMapper().registerModule(new DeltaDataTypeModule()));
     client.updateBaseUri(server.uri() + UnityCatalogServer.API_BASE);
     if (token != null) {
       client.setRequestInterceptor(b -> b.header("Authorization", "Bearer " + token));
