@@ -15,7 +15,6 @@ import io.delta.storage.commit.uccommitcoordinator.UCClient;
 import io.delta.storage.commit.uccommitcoordinator.UCDeltaClient;
 import io.delta.storage.commit.uccommitcoordinator.UCDeltaModels;
 import io.delta.storage.commit.uccommitcoordinator.UCDeltaTokenBasedRestClient;
-import io.delta.storage.commit.uccommitcoordinator.UCTokenBasedRestClient;
 import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import io.unitycatalog.client.ApiClient;
@@ -48,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * The connector's view of a Unity Catalog server: finds tables by name, creates managed Delta
  * tables (staging table, version 0 through Kernel, then registration), and loads snapshots whose
  * commits the catalog ratifies. Catalog-managed commits go through Kernel's {@link
- * UCCatalogManagedClient} on delta-storage's UC Delta API client.
+ * UCCatalogManagedClient} on delta-storage's UC Delta API client, or on its legacy commit API
+ * client with the table's columns added to schema changes ({@link LegacyCommitClient}).
  *
  * <p>The token never appears in logs or messages.
  */
@@ -86,8 +86,7 @@ public final class UnityCatalogClient implements AutoCloseable {
       this.commitClient = client;
     } else {
       this.deltaClient = null;
-      this.commitClient =
-          new UCTokenBasedRestClient(connection.endpoint().toString(), tokens, Map.of());
+      this.commitClient = new LegacyCommitClient(connection.endpoint().toString(), tokens, api);
     }
     this.kernelClient = new UCCatalogManagedClient(commitClient);
   }
