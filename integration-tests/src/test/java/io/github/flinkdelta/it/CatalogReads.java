@@ -1,8 +1,13 @@
 package io.github.flinkdelta.it;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
+import io.delta.kernel.types.FieldMetadata;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
 import io.github.flinkdelta.core.catalog.SnapshotSource;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
@@ -11,12 +16,22 @@ import io.github.flinkdelta.uc.internal.UnityCatalogClient;
 import io.github.flinkdelta.uc.internal.UnityCatalogTable;
 import io.github.flinkdelta.uc.internal.UnityCatalogTableLocator;
 import io.github.flinkdelta.uc.internal.UnityCatalogTableName;
+import io.unitycatalog.client.ApiClient;
+import io.unitycatalog.client.ApiClientBuilder;
+import io.unitycatalog.client.ApiException;
+import io.unitycatalog.client.api.TablesApi;
+import io.unitycatalog.client.auth.TokenProvider;
+import io.unitycatalog.client.model.ColumnInfo;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 
 /** Reads a Unity Catalog table back the way a catalog-aware reader does. */
 final class CatalogReads {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private CatalogReads() {}
 
@@ -33,7 +48,7 @@ final class CatalogReads {
     return read(connection, name).rows();
   }
 
-  /** The rows and the version they were read at. */
+  /** The rows, and the version and schema they were read at. */
   static Read read(UnityCatalogConnection connection, String name) {
     return read(connection, name, Map.of());
   }
@@ -47,9 +62,54 @@ final class CatalogReads {
     Engine engine = DefaultEngine.create(conf);
     try (SnapshotSource snapshots = locator.snapshots(conf)) {
       Snapshot snapshot = snapshots.latest(engine);
-      return new Read(DeltaTableReader.read(engine, snapshot), snapshot.getVersion());
+      return new Read(
+          DeltaTableReader.read(engine, snapshot), snapshot.getVersion(), snapshot.getSchema());
     }
   }
 
-  record Read(List<List<Object>> rows, long version) {}
+  /** The columns the catalog lists for the table ({@code GET /tables/{name}}). */
+  static List<ColumnInfo> columns(UnityCatalogConnection connection, String name)
+      throws ApiException {
+    ApiClient api =
+        ApiClientBuilder.create()
+            .uri(connection.endpoint())
+            .tokenProvider(TokenProvider.create(connection.auth().tokenProviderConfig()))
+            .build();
+    return new TablesApi(api).getTable(name, null, null).getColumns();
+  }
+
+  /**
+   * Name, Delta type (of its {@code type_json}), nullability and comment of each column the catalog
+   * lists, to compare with {@link #describe(StructType)}.
+   */
+  static List<List<Object>> describe(List<ColumnInfo> columns) throws Exception {
+    List<List<Object>> described = new ArrayList<>();
+    for (ColumnInfo column : columns) {
+      JsonNode field = JSON.readTree(column.getTypeJson());
+      described.add(
+          Arrays.asList(
+              column.getName(),
+              field.get("type").asText(),
+              column.getNullable(),
+              column.getComment()));
+    }
+    return described;
+  }
+
+  /** Name, type, nullability and comment of each column of a Delta schema. */
+  static List<List<Object>> describe(StructType schema) {
+    List<List<Object>> described = new ArrayList<>();
+    for (StructField field : schema.fields()) {
+      FieldMetadata metadata = field.getMetadata();
+      described.add(
+          Arrays.asList(
+              field.getName(),
+              field.getDataType().toString(),
+              field.isNullable(),
+              metadata.contains("comment") ? metadata.getString("comment") : null));
+    }
+    return described;
+  }
+
+  record Read(List<List<Object>> rows, long version, StructType schema) {}
 }

@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -65,5 +68,59 @@ abstract class UnityCatalogContract {
     assertThat(CatalogReads.table(connection(), table).managed()).isTrue();
     assertThat(CatalogReads.read(connection(), table, storageOptions()).rows())
         .containsExactlyInAnyOrderElementsOf(TestRows.expected(count, BUCKETS));
+  }
+
+  @Test
+  void sqlAlterTableIsACatalogCommitAndTheCatalogListsTheNewColumns() throws Exception {
+    String name = "flink_delta_alter_" + UUID.randomUUID().toString().replace("-", "");
+    String table = catalog() + "." + schema() + "." + name;
+    TableEnvironment sql = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+    sql.executeSql(
+        "CREATE CATALOG contract WITH ('type' = 'unitycatalog', 'uc.uri' = '"
+            + connection().endpoint()
+            + "', 'uc.token' = '"
+            + ((UnityCatalogConnection.StaticToken) connection().auth()).token().reveal()
+            + "', 'uc.commit-api' = '"
+            + connection().commitApi()
+            + "', 'catalog' = '"
+            + catalog()
+            + "'"
+            + hadoopOptions()
+            + ")");
+    String path = "contract.`" + schema() + "`." + name;
+    sql.executeSql(
+        "CREATE TABLE "
+            + path
+            + " (id INT NOT NULL, amount INT, who STRING NOT NULL COMMENT 'buyer')");
+    sql.executeSql("INSERT INTO " + path + " VALUES (1, 2147483647, 'ann')").await();
+    sql.executeSql("ALTER TABLE " + path + " ADD (note STRING COMMENT 'free text')");
+    sql.executeSql("ALTER TABLE " + path + " MODIFY (amount BIGINT COMMENT 'in cents')");
+    sql.executeSql("ALTER TABLE " + path + " MODIFY (who STRING)");
+    sql.executeSql(
+            "INSERT INTO " + path + " VALUES (2, 9000000000000000000, CAST(NULL AS STRING), 'big')")
+        .await();
+
+    CatalogReads.Read read = CatalogReads.read(connection(), table, storageOptions());
+    assertThat(read.rows())
+        .containsExactlyInAnyOrder(
+            Arrays.asList(1, 2147483647L, "ann", null),
+            Arrays.asList(2, 9_000_000_000_000_000_000L, null, "big"));
+    assertThat(CatalogReads.describe(CatalogReads.columns(connection(), table)))
+        .isEqualTo(CatalogReads.describe(read.schema()))
+        .containsExactly(
+            Arrays.asList("id", "integer", false, null),
+            Arrays.asList("amount", "long", true, "in cents"),
+            Arrays.asList("who", "string", true, "buyer"),
+            Arrays.asList("note", "string", true, "free text"));
+    sql.executeSql("DROP TABLE " + path);
+  }
+
+  private String hadoopOptions() {
+    StringBuilder options = new StringBuilder();
+    storageOptions()
+        .forEach(
+            (key, value) ->
+                options.append(", 'hadoop.").append(key).append("' = '").append(value).append("'"));
+    return options.toString();
   }
 }

@@ -10,13 +10,15 @@ import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.ShortType;
 import io.delta.kernel.types.TimestampNTZType;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The type changes of Delta's {@code typeWidening} table feature: each value of the narrower type
  * has exactly one value of the wider type, and files written with the narrower type stay readable
  * as the wider one.
  */
-final class TypeWidenings {
+@Internal
+public final class TypeWidenings {
 
   /** Digits an integer type may need, as Delta counts them when it widens to a decimal. */
   private static final int INT_DIGITS = 10;
@@ -26,7 +28,7 @@ final class TypeWidenings {
   private TypeWidenings() {}
 
   /** Whether {@code to} is {@code from} or a type Delta widens {@code from} to. */
-  static boolean widensTo(DataType from, DataType to) {
+  public static boolean widensTo(DataType from, DataType to) {
     if (from.equivalent(to)) {
       return true;
     }

@@ -1,5 +1,7 @@
 package io.github.flinkdelta.sink.catalog;
 
+import io.delta.kernel.exceptions.KernelException;
+import io.delta.kernel.types.FieldMetadata;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
@@ -34,7 +36,6 @@ import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
 import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.TableNotExistException;
 import org.apache.flink.table.factories.Factory;
-import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.utils.TypeConversions;
 import org.apache.hadoop.conf.Configuration;
@@ -49,7 +50,7 @@ import org.apache.hadoop.conf.Configuration;
 @Internal
 public final class UnityCatalogCatalog extends UnsupportedCatalogOperations {
 
-  /** Enables ALTER TABLE ADD COLUMN: Delta adds columns only to tables with column mapping. */
+  /** Enables ALTER TABLE: Delta changes the schema only of tables with column mapping. */
   private static final String COLUMN_MAPPING = "delta.columnMapping.mode";
 
   private static final String COMMENT = "comment";
@@ -169,15 +170,22 @@ public final class UnityCatalogCatalog extends UnsupportedCatalogOperations {
       partitions = delta.snapshot().getPartitionColumnNames();
     }
     RowType rowType = DeltaTypes.toFlinkRowType(schema);
+    Schema.Builder columns = Schema.newBuilder();
+    for (int i = 0; i < rowType.getFieldCount(); i++) {
+      columns.column(
+          rowType.getFieldNames().get(i),
+          TypeConversions.fromLogicalToDataType(rowType.getTypeAt(i)));
+      FieldMetadata metadata = schema.at(i).getMetadata();
+      if (metadata.contains(TableAlteration.COMMENT)) {
+        columns.withComment(metadata.getString(TableAlteration.COMMENT));
+      }
+    }
     Map<String, String> properties = new HashMap<>(description.properties());
     String comment =
         description.comment() != null ? description.comment() : properties.get(COMMENT);
     properties.remove(COMMENT);
     return CatalogTable.newBuilder()
-        .schema(
-            Schema.newBuilder()
-                .fromRowDataType(TypeConversions.fromLogicalToDataType(rowType))
-                .build())
+        .schema(columns.build())
         .comment(comment)
         .partitionKeys(partitions)
         .options(properties)
@@ -221,7 +229,7 @@ public final class UnityCatalogCatalog extends UnsupportedCatalogOperations {
     client.createManagedTable(
         hadoopConf(),
         new UnityCatalogTableName(ucCatalog, path.getDatabaseName(), path.getObjectName()),
-        DeltaTypes.toDeltaSchema(rowType),
+        withComments(DeltaTypes.toDeltaSchema(rowType), resolved.getResolvedSchema()),
         resolved.getPartitionKeys(),
         properties);
   }
@@ -237,7 +245,11 @@ public final class UnityCatalogCatalog extends UnsupportedCatalogOperations {
     namespace.dropTable(path.getDatabaseName(), path.getObjectName());
   }
 
-  /** {@code ALTER TABLE ... ADD} of nullable columns at the end; nothing else. */
+  /**
+   * {@code ALTER TABLE}: nullable columns added at the end, column types widened, {@code NOT NULL}
+   * dropped and column comments changed (see {@link TableAlteration}), committed as one table
+   * version that the catalog ratifies like any other; nothing else.
+   */
   @Override
   public void alterTable(
       ObjectPath path,
@@ -252,26 +264,14 @@ public final class UnityCatalogCatalog extends UnsupportedCatalogOperations {
       throw new TableNotExistException(getName(), path);
     }
     String name = qualified(path);
-    List<StructField> added = new ArrayList<>();
-    for (TableChange change : changes) {
-      if (!(change instanceof TableChange.AddColumn add)
-          || !add.getColumn().isPhysical()
-          || (add.getPosition() != null && !(add.getPosition() instanceof TableChange.After))) {
-        throw new CatalogException(
-            "Cannot alter "
-                + name
-                + ": only ALTER TABLE ... ADD of nullable columns at the end is supported, not "
-                + change);
-      }
-      Column column = add.getColumn();
-      LogicalType type = column.getDataType().getLogicalType();
-      RowType single = RowType.of(new LogicalType[] {type}, new String[] {column.getName()});
-      added.add(DeltaTypes.toDeltaSchema(single).at(0));
-    }
     try (DeltaTable delta = open(describe(path))) {
-      delta.addColumns(added);
-    } catch (IllegalArgumentException e) {
-      throw new CatalogException(e.getMessage(), e);
+      StructType current = delta.snapshot().getSchema();
+      StructType altered = TableAlteration.apply(name, current, changes);
+      if (!altered.equals(current)) {
+        delta.evolveSchema(altered, true);
+      }
+    } catch (IllegalArgumentException | IllegalStateException | KernelException e) {
+      throw new CatalogException("Cannot alter " + name + ": " + e.getMessage(), e);
     }
   }
 
@@ -280,7 +280,7 @@ public final class UnityCatalogCatalog extends UnsupportedCatalogOperations {
     throw new CatalogException(
         "Cannot alter "
             + qualified(path)
-            + ": only ALTER TABLE ... ADD of nullable columns is supported.");
+            + ": only ALTER TABLE ... ADD and MODIFY of columns are supported.");
   }
 
   /** A Unity Catalog schema as a Flink database. */
@@ -337,6 +337,16 @@ public final class UnityCatalogCatalog extends UnsupportedCatalogOperations {
     return DeltaTable.open(
         TableRequest.of(
             new UnityCatalogTableLocator(connection, description.table()), hadoopConf()));
+  }
+
+  /** {@code schema} with the comments of the columns of {@code resolved}. */
+  private static StructType withComments(StructType schema, ResolvedSchema resolved) {
+    List<StructField> fields = new ArrayList<>();
+    for (StructField field : schema.fields()) {
+      String comment = resolved.getColumn(field.getName()).flatMap(Column::getComment).orElse(null);
+      fields.add(TableAlteration.withComment(field, comment));
+    }
+    return new StructType(fields);
   }
 
   private RowType physicalRowType(String name, ResolvedSchema schema) {
