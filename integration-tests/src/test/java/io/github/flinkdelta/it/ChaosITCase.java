@@ -2,6 +2,7 @@ package io.github.flinkdelta.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.delta.kernel.types.LongType;
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.it.ChaosSchedule.Fault;
 import io.github.flinkdelta.s3testkit.CredentialEnforcingProxy;
@@ -9,11 +10,7 @@ import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
 import io.github.flinkdelta.uc.Secret;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
-import java.io.IOException;
-import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -21,8 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -60,6 +55,11 @@ import org.junit.jupiter.api.io.TempDir;
  * -Dchaos.minutes=30}. A failing run prints its seed; {@code -Dchaos.seed=<seed> -Dchaos.runs=1}
  * replays its fault schedule. Delta checkpoints are written every three versions, so S3 faults also
  * hit checkpoint writes.
+ *
+ * <p>One more run, on a seed of its own, changes the stream's shape mid-stream ({@link
+ * ChaosEvolutionRun}): a redeploy from a savepoint with a wider type and an added column, and
+ * another writer adding a column while the job runs, each half of its faults on either side of the
+ * redeploy. {@code -Dchaos.seed} replays it too.
  */
 class ChaosITCase {
 
@@ -82,9 +82,6 @@ class ChaosITCase {
               .build());
 
   private static final String TOKEN = "chaos-token";
-  private static final String UPDATE_TABLE =
-      "POST /delta/v1/catalogs/{catalog}/schemas/{schema}/tables/{table}";
-  private static final String TABLE_CREDENTIALS = "POST /temporary-table-credentials";
   private static final int BUCKETS = 4;
 
   /**
@@ -96,22 +93,20 @@ class ChaosITCase {
 
   @RegisterExtension final SharedObjectsExtension shared = SharedObjectsExtension.create();
 
-  /** Indexes of the running TaskManagers; the cluster starts with 0 and 1. */
-  private static final List<Integer> LIVE_TASK_MANAGERS = new java.util.ArrayList<>(List.of(0, 1));
-
-  private static int startedTaskManagers = 2;
+  /** The cluster's running TaskManagers; it starts with two. */
+  private static final ChaosInjector.TaskManagers TASK_MANAGERS = new ChaosInjector.TaskManagers(2);
 
   @TempDir static Path s3Directory;
-  private static EnforcedS3 s3;
+  private static ChaosStorage storage;
 
   @BeforeAll
   static void startS3() {
-    s3 = EnforcedS3.start(s3Directory, "chaos");
+    storage = ChaosStorage.start(s3Directory);
   }
 
   @AfterAll
   static void stopS3() {
-    s3.close();
+    storage.close();
   }
 
   @Test
@@ -187,6 +182,82 @@ class ChaosITCase {
     }
   }
 
+  /**
+   * A chaos run whose stream changes shape mid-stream ({@link ChaosEvolutionRun}): version-1 rows
+   * under faults, a savepoint, a redeploy with version-2 rows (a type widened, a column added, the
+   * columns in another order) under more faults, and another writer adding a column while it runs.
+   * The table must then hold every id once: version 1's rows with their values, qty widened, null
+   * in the added columns; version 2's with theirs, null in the other writer's column. The redeploy
+   * must have restored the savepoint, and the job must have committed after the other writer.
+   */
+  @Test
+  void aRedeployWithWiderRowsAndAnotherWritersColumnHoldsEveryRowOnceWithItsValues(
+      @InjectMiniCluster MiniCluster cluster, @TempDir Path savepoints) throws Exception {
+    long seed = Long.getLong("chaos.seed", new Random().nextLong());
+    System.out.printf("Chaos evolution run: seed %d%n", seed);
+    ChaosEvolutionRun.Result result =
+        new ChaosEvolutionRun(FLINK, cluster, TASK_MANAGERS, shared, storage).run(seed, savepoints);
+    EvolvingRows.Census census = result.census();
+    System.out.printf(
+        "Chaos evolution run (seed %d): %d rows, %d as version 1 (%d committed before the"
+            + " savepoint), %d as version 2, %d wrong, %d duplicates, %d losses; %d versions;"
+            + " savepoint %d restored by %d of %d subtask starts of the redeploy; the other"
+            + " writer's column at version %d (attempt %d), %d rows committed after it; faults %s,"
+            + " S3 requests faulted %d, S3 requests refused as expired %d%n",
+        seed,
+        result.rows(),
+        census.version1(),
+        result.phase1Rows().size(),
+        census.version2(),
+        census.wrong(),
+        census.duplicates(),
+        census.losses(),
+        result.read().version() + 1,
+        result.savepointId(),
+        result.restoredSavepoint(),
+        result.restored().size(),
+        result.change().version(),
+        result.change().attempts(),
+        result.read().rows().size() - result.rowsAtChange(),
+        result.faults(),
+        result.s3RequestsFaulted(),
+        result.refusedExpired());
+    String replay = "seed " + seed + " (replay: -Dchaos.seed=" + seed + ")";
+    assertThat(result.phase1Rows())
+        .as("phase 1's rows, each once with its values, %s", replay)
+        .isNotEmpty()
+        .doesNotHaveDuplicates()
+        .allSatisfy(
+            row ->
+                assertThat(row)
+                    .isEqualTo(
+                        EvolvingRows.v1BeforeRedeploy(
+                            (Long) row.get(0), ChaosEvolutionRun.BUCKETS)));
+    assertThat(census.wrong() + census.duplicates() + census.losses())
+        .as("rows wrong (e.g. %s), duplicated or lost, %s", census.examples(), replay)
+        .isZero();
+    assertThat(census.version1())
+        .as("rows as version 1 wrote them, %s", replay)
+        .isGreaterThanOrEqualTo(result.phase1Rows().size());
+    assertThat(census.version2()).as("rows as version 2 wrote them, %s", replay).isPositive();
+    assertThat(result.restoredSavepoint())
+        .as("subtask starts of the redeploy that restored the savepoint, %s", replay)
+        .isGreaterThanOrEqualTo(2);
+    assertThat(result.restored())
+        .as("subtask starts of the redeploy that restored nothing, %s", replay)
+        .doesNotContain(PhaseGate.FRESH);
+    assertThat(result.change().version()).isGreaterThan(result.evolvedAt());
+    assertThat(result.read().rows().size())
+        .as("rows committed after the other writer's change, %s", replay)
+        .isGreaterThan(result.rowsAtChange());
+    assertThat(result.schema().fieldNames())
+        .containsExactly("id", "bucket", "payload", "qty", "tag", "audit");
+    assertThat(result.schema().get("qty").getDataType()).isEqualTo(LongType.LONG);
+    assertThat(result.faults().totalFired()).as("faults fired, %s", replay).isPositive();
+    assertThat(result.missingVersions()).as("versions missing, %s", replay).isEmpty();
+    assertThat(result.refusedExpired()).as("S3 requests refused as expired").isZero();
+  }
+
   private static long directMemoryUsed() {
     return java.lang.management.ManagementFactory.getPlatformMXBeans(
             java.lang.management.BufferPoolMXBean.class)
@@ -212,17 +283,10 @@ class ChaosITCase {
     String prefix = "run-" + index + "-" + Long.toHexString(seed);
     String table = "main.default.chaos_" + index;
     long count = schedule.rows();
-    int firstKey = s3.vended().size();
+    int firstKey = storage.keysVended();
     FaultCounter writerFailures = FaultCounter.in(shared);
-    S3FaultInterceptor.resetCounts();
-    try (UnityCatalogServer server =
-        s3.vendDistinctKeys(
-                UnityCatalogServer.builder()
-                    .storageRoot(URI.create("s3://chaos/" + prefix))
-                    .token(TOKEN),
-                Duration.ofSeconds(4))
-            .build()
-            .start()) {
+    try (UnityCatalogServer server = storage.catalog(prefix, TOKEN)) {
+      ChaosInjector injector = new ChaosInjector(server, cluster, TASK_MANAGERS, writerFailures);
       UnityCatalogConnection connection =
           new UnityCatalogConnection(server.uri(), Secret.of(TOKEN));
       StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(200).restarts(1_000).env();
@@ -235,48 +299,20 @@ class ChaosITCase {
                   .tableName(table)
                   .rowType(TestRows.TYPE)
                   .partitionColumns("bucket")
-                  .hadoopOptions(storageOptions())
+                  .hadoopOptions(storage.storageOptions())
                   .option(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL, 3)
                   .build());
       JobClient job = env.executeAsync("chaos " + prefix);
-
-      ChaosTally faults = new ChaosTally();
-      int tasksManagersLost = 0;
-      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
-      int armed = 0;
-      while (!job.getJobStatus().get().isGloballyTerminalState()) {
-        if (System.nanoTime() > deadline) {
-          job.cancel();
-          throw new AssertionError("chaos run with seed " + seed + " did not finish in 4 minutes");
-        }
-        if (armed >= schedule.faults().size()) {
-          Thread.sleep(300);
-          continue;
-        }
-        ChaosSchedule.Planned next = schedule.faults().get(armed);
-        Thread.sleep(next.pauseMillis());
-        if (!job.getJobStatus().get().isGloballyTerminalState()) {
-          faults.arm(next.fault());
-          if (inject(next, server, cluster)) {
-            tasksManagersLost++;
-          }
-          armed++;
-        }
-      }
-      clearFaults(server);
+      injector.drive(
+          job, "chaos run with seed " + seed, schedule.faults(), 4, () -> false, () -> {});
+      injector.clear();
       job.getJobExecutionResult().get();
-      faults.fire(Fault.WRITER_FAILS_MID_FILE, writerFailures.count());
-      faults.fire(Fault.S3_CONNECTION_RESETS, S3FaultInterceptor.resetsFired());
-      faults.fire(Fault.S3_SLOW_DOWN, S3FaultInterceptor.slowDownsFired());
-      faults.fire(Fault.CATALOG_COMMIT_FAILS, server.faults().failuresFired(UPDATE_TABLE));
-      faults.fire(Fault.CATALOG_RESPONSE_LOST, server.faults().dropsFired(UPDATE_TABLE));
-      faults.fire(Fault.CATALOG_CREDENTIALS_FAIL, server.faults().failuresFired(TABLE_CREDENTIALS));
-      faults.fire(Fault.TASK_MANAGER_LOST, tasksManagersLost);
+      ChaosTally faults = injector.tally();
       int s3RequestsFaulted = S3FaultInterceptor.injected();
 
-      CatalogReads.Read read = CatalogReads.read(connection, table, storageOptions());
-      List<CredentialEnforcingProxy.KeyStats> keys = s3.statsSince(firstKey);
-      assertThat(s3.gate().acceptedAfterExpiry()).isZero();
+      CatalogReads.Read read = CatalogReads.read(connection, table, storage.storageOptions());
+      List<CredentialEnforcingProxy.KeyStats> keys = storage.keysSince(firstKey);
+      assertThat(storage.acceptedAfterExpiry()).isZero();
       Map<List<Object>, Long> copies = new HashMap<>();
       read.rows().forEach(r -> copies.merge(r, 1L, Long::sum));
       long duplicates = copies.values().stream().mapToLong(n -> n - 1).sum();
@@ -290,7 +326,7 @@ class ChaosITCase {
           s3RequestsFaulted,
           duplicates + unexpected(copies, count),
           losses,
-          missingVersions(prefix, read.version()),
+          storage.missingVersions(prefix, read.version()),
           keys.stream().filter(k -> k.accepted() > 0).count(),
           keys.stream().mapToLong(CredentialEnforcingProxy.KeyStats::refusedExpired).sum());
     } finally {
@@ -299,86 +335,9 @@ class ChaosITCase {
     }
   }
 
-  /** Arms {@code planned}; whether it terminated a TaskManager (which fires at once). */
-  private static boolean inject(
-      ChaosSchedule.Planned planned, UnityCatalogServer server, MiniCluster cluster)
-      throws Exception {
-    switch (planned.fault()) {
-      case WRITER_FAILS_MID_FILE -> ChaosMapper.failNextRow();
-      case S3_CONNECTION_RESETS -> S3FaultInterceptor.resetNext(planned.burst());
-      case S3_SLOW_DOWN -> S3FaultInterceptor.slowDownNext(planned.burst());
-      case CATALOG_COMMIT_FAILS ->
-          server.faults().failNext(UPDATE_TABLE, planned.burst(), planned.status());
-      case CATALOG_RESPONSE_LOST -> server.faults().dropResponseOfNext(UPDATE_TABLE, 1);
-      case CATALOG_CREDENTIALS_FAIL -> server.faults().failNext(TABLE_CREDENTIALS, 1, 503);
-      case TASK_MANAGER_LOST -> {
-        // MiniCluster indexes TaskManagers by start order and keeps terminated ones in its list.
-        int victim = LIVE_TASK_MANAGERS.remove(planned.victim() % LIVE_TASK_MANAGERS.size());
-        cluster.terminateTaskManager(victim).get(1, TimeUnit.MINUTES);
-        cluster.startTaskManager();
-        LIVE_TASK_MANAGERS.add(startedTaskManagers++);
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static void clearFaults(UnityCatalogServer server) {
-    server.faults().clear();
-    ChaosMapper.disarm();
-    S3FaultInterceptor.clear();
-  }
-
   /** Rows the table holds that were never sent. */
   private static long unexpected(Map<List<Object>, Long> copies, long count) {
     java.util.Set<List<Object>> sent = new java.util.HashSet<>(TestRows.expected(count, BUCKETS));
     return copies.keySet().stream().filter(r -> !sent.contains(r)).count();
-  }
-
-  /** Versions 0..latest with neither a published nor a staged commit file. */
-  private static List<Long> missingVersions(String prefix, long latest) throws IOException {
-    Path log;
-    try (Stream<Path> files = Files.walk(s3.bucketDirectory("chaos").resolve(prefix))) {
-      log =
-          files
-              .filter(p -> p.getFileName().toString().equals("_delta_log"))
-              .findFirst()
-              .orElseThrow();
-    }
-    List<String> names;
-    try (Stream<Path> files = Files.walk(log)) {
-      names = files.map(p -> p.getFileName().toString()).toList();
-    }
-    List<Long> missing = new java.util.ArrayList<>();
-    for (long v = 0; v <= latest; v++) {
-      String version = String.format("%020d", v);
-      if (names.stream()
-          .noneMatch(
-              // Published as N.json, or still staged as _staged_commits/N.<uuid>.json.
-              n -> n.equals(version + ".json") || n.matches(version + "\\.[0-9a-f-]{36}\\.json"))) {
-        missing.add(v);
-      }
-    }
-    return missing;
-  }
-
-  /**
-   * S3 behind the expiry-enforcing proxy, fast retries so that a burst of faults can outlast them,
-   * the fault hook; keys renewed 3 s before their 4 s expire, so that a request signed just before
-   * a renewal has 3 s to arrive.
-   */
-  private static Map<String, String> storageOptions() {
-    return Map.ofEntries(
-        Map.entry("fs.s3a.endpoint", s3.endpoint().toString()),
-        Map.entry("fs.s3a.endpoint.region", "us-east-1"),
-        Map.entry("fs.s3a.path.style.access", "true"),
-        Map.entry("fs.s3a.connection.ssl.enabled", "false"),
-        Map.entry("fs.s3a.audit.execution.interceptors", S3FaultInterceptor.class.getName()),
-        Map.entry("fs.s3a.attempts.maximum", "1"),
-        Map.entry("fs.s3a.retry.limit", "2"),
-        Map.entry("fs.s3a.retry.interval", "20ms"),
-        Map.entry("fs.s3a.retry.throttle.limit", "2"),
-        Map.entry("fs.s3a.retry.throttle.interval", "20ms"),
-        Map.entry("fs.unitycatalog.renewal.leadTimeMillis", "3000"));
   }
 }
