@@ -56,6 +56,11 @@ public final class SchemaEvolutionExample {
         args.length >= 2 && args[0].equals("--path")
             ? Path.of(args[1])
             : Files.createTempDirectory("flink-delta-schema-evolution");
+    run(dir);
+  }
+
+  /** Runs both jobs on the table {@code customers} in {@code dir}; returns the table's URI. */
+  static String run(Path dir) throws Exception {
     Path tableDir = dir.resolve("customers");
     if (Files.exists(tableDir)) {
       throw new IllegalArgumentException(
@@ -95,6 +100,7 @@ public final class SchemaEvolutionExample {
     System.out.print(TableContents.versions(tableDir));
     System.out.println("Rows:");
     System.out.print(TableContents.rows(table));
+    return table;
   }
 
   /** Runs a bounded job writing {@code rows} of {@code type} into {@code table}. */
