@@ -172,6 +172,8 @@ final class PhaseGate implements Serializable {
       passedAtCheckpoint = new TreeMap<>();
       int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
       gate.atStart.get().putIfAbsent(subtask, passed);
+      // What it restored is a completed checkpoint too, even one whose notice never came.
+      gate.checkpointed.get().merge(subtask, passed, Math::max);
       gate.restored.get().add(context.getRestoredCheckpointId().orElse(FRESH));
     }
 
