@@ -174,8 +174,7 @@ final class TableCommitter {
         FileSchemaCheck.problems(
             filesLayout, snapshot.getSchema(), snapshot.getPartitionColumnNames());
     if (!problems.isEmpty()) {
-      throw new IllegalStateException(
-          TableErrors.schemaChangedUnderFiles(tableName, snapshot.getVersion(), problems));
+      throw new SchemaChangedException(tableName, snapshot.getVersion(), problems);
     }
     checkedSchema = snapshot.getSchema();
   }

@@ -16,15 +16,6 @@ final class TableErrors {
         table.description(), DeltaSinkOptions.CREATE_IF_MISSING.key());
   }
 
-  static String schemaChangedUnderFiles(String table, long version, List<String> problems) {
-    return String.format(
-        "Delta table %s changed under the job (version %d) in a way its data files cannot follow:"
-            + " %s. Nothing of this checkpoint was committed. Restore the table's columns, or"
-            + " restart the job with rows that match the table as it is now: building the sink"
-            + " lists every difference.",
-        table, version, String.join("; ", problems));
-  }
-
   static String columnMappingNeeded(String table, List<String> changes) {
     return String.format(
         "Delta table %s must change its schema for the rows (%s), and Delta changes schemas only"
