@@ -1,5 +1,12 @@
 package io.github.flinkdelta.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.delta.kernel.types.IntegerType;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.types.TypeChange;
 import io.github.flinkdelta.sink.DeltaSink;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -166,8 +173,29 @@ final class EvolvingRows {
     return indexes.map(EvolvingRows::v1).returns(InternalTypeInfo.of(V1)).uid("to-rows");
   }
 
+  /** Rows {@code from} to {@code from + count - 1} of the second shape, from a generator. */
+  static DataStream<RowData> v2Rows(StreamExecutionEnvironment env, long from, long count) {
+    return v2Rows(indexes(env, count).map(i -> i + from).returns(Types.LONG));
+  }
+
   /** Rows of the second shape, one per row number. */
   static DataStream<RowData> v2Rows(DataStream<Long> indexes) {
     return indexes.map(EvolvingRows::v2).returns(InternalTypeInfo.of(V2)).uid("to-rows");
+  }
+
+  /** The schema of {@code table} is the second shape, with qty's widening recorded. */
+  static void assertSecondShape(String table) {
+    var snapshot = DeltaLogFiles.snapshot(table);
+    StructType schema = snapshot.getSchema();
+    assertThat(schema.fieldNames()).containsExactly("id", "bucket", "qty", "info", "note");
+    StructField qty = schema.get("qty");
+    assertThat(qty.getDataType()).isEqualTo(LongType.LONG);
+    assertThat(qty.getTypeChanges())
+        .extracting(TypeChange::getFrom, TypeChange::getTo)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(IntegerType.INTEGER, LongType.LONG));
+    assertThat(((StructType) schema.get("info").getDataType()).fieldNames())
+        .containsExactly("label", "score");
+    assertThat(schema.get("note").isNullable()).isTrue();
+    assertThat(snapshot.getTableProperties()).containsEntry("delta.enableTypeWidening", "true");
   }
 }
