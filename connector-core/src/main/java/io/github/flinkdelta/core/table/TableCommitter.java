@@ -98,6 +98,10 @@ final class TableCommitter {
             appId,
             txnVersion,
             latest.getVersion());
+      } catch (FilesNoLongerReadable e) {
+        // The table no longer reads the files: as when the schema moved without a known layout,
+        // this is a conflict with a concurrent change, which no retry of the commit resolves.
+        return new Conflicted(attempt, e);
       } catch (RuntimeException e) {
         return new Failed(e);
       }
@@ -174,10 +178,19 @@ final class TableCommitter {
         FileSchemaCheck.problems(
             filesLayout, snapshot.getSchema(), snapshot.getPartitionColumnNames());
     if (!problems.isEmpty()) {
-      throw new IllegalStateException(
+      throw new FilesNoLongerReadable(
           TableErrors.schemaChangedUnderFiles(tableName, snapshot.getVersion(), problems));
     }
     checkedSchema = snapshot.getSchema();
+  }
+
+  /** The table's schema changed so that it no longer reads the files being committed. */
+  private static final class FilesNoLongerReadable extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    FilesNoLongerReadable(String message) {
+      super(message);
+    }
   }
 
   /**
