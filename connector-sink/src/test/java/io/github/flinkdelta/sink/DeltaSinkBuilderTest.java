@@ -106,21 +106,24 @@ class DeltaSinkBuilderTest {
     String table = table("existing");
     DeltaSink.builder().tablePath(table).rowType(TYPE).partitionColumns("bucket").build();
 
+    // Under 'none' nothing evolves: a NOT NULL column missing, a type neither widens into the
+    // other, and a column the table lacks are all refused, in one message.
     RowType other =
         RowType.of(
-            new LogicalType[] {new IntType(false), new IntType(), new VarCharType(10)},
-            new String[] {"id", "bucket", "extra"});
+            new LogicalType[] {new IntType(), new IntType(), new VarCharType(10)},
+            new String[] {"bucket", "name", "extra"});
     assertThatThrownBy(
             () ->
                 DeltaSink.builder()
                     .tablePath(table)
                     .rowType(other)
                     .partitionColumns("bucket")
+                    .schemaEvolution(DeltaSinkOptions.SchemaEvolution.NONE)
                     .build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(table)
-        .hasMessageContaining("column 'id' is long in the table but integer in the rows")
-        .hasMessageContaining("column 'name' (string) is missing from the rows")
+        .hasMessageContaining("column 'id' (long NOT NULL) is missing from the rows")
+        .hasMessageContaining("column 'name' is string in the table but integer in the rows")
         .hasMessageContaining("column 'extra' (string) of the rows is not in the table");
   }
 
