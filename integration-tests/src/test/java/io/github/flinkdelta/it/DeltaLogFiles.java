@@ -16,6 +16,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * The actions of a table's commits as its {@code _delta_log/<version>.json} files hold them, read
@@ -92,6 +96,18 @@ final class DeltaLogFiles {
   static JsonNode stats(JsonNode add) {
     try {
       return JSON.readTree(add.get("stats").asText());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The Parquet schema in the footer of the data file an {@code add} action names. */
+  static MessageType footer(String table, JsonNode add) {
+    org.apache.hadoop.fs.Path file =
+        new org.apache.hadoop.fs.Path(URI.create(table + "/" + add.get("path").asText()));
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(HadoopInputFile.fromPath(file, new Configuration(false)))) {
+      return reader.getFooter().getFileMetaData().getSchema();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

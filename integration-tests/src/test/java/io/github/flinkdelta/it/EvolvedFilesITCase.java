@@ -14,14 +14,10 @@ import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.core.testing.TestTables;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.DeltaSinkBuilder;
-import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -72,7 +68,7 @@ class EvolvedFilesITCase {
     List<JsonNode> adds = DeltaLogFiles.addsFrom(table, schemaVersion + 1);
     assertThat(adds).isNotEmpty();
     for (JsonNode add : adds) {
-      MessageType footer = footer(table, add.get("path").asText());
+      MessageType footer = DeltaLogFiles.footer(table, add);
       assertThat(footer.getFields())
           .extracting(Type::getName)
           .containsExactlyInAnyOrder(
@@ -179,15 +175,6 @@ class EvolvedFilesITCase {
   private static int id(StructField field) {
     FieldMetadata metadata = field.getMetadata();
     return Math.toIntExact(metadata.getLong(FIELD_ID));
-  }
-
-  private static MessageType footer(String table, String relativePath) throws Exception {
-    org.apache.hadoop.fs.Path file =
-        new org.apache.hadoop.fs.Path(URI.create(table + "/" + relativePath));
-    try (ParquetFileReader reader =
-        ParquetFileReader.open(HadoopInputFile.fromPath(file, new Configuration(false)))) {
-      return reader.getFooter().getFileMetaData().getSchema();
-    }
   }
 
   private static DeltaSinkBuilder sink(String table, RowType type) {

@@ -5,6 +5,7 @@ import static io.github.flinkdelta.it.EvolvingRows.V2;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.delta.kernel.types.StructType;
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.config.DeltaSinkOptions.SchemaEvolution;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.LongStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -24,6 +26,7 @@ import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,6 +96,41 @@ class SchemaEvolutionAtBuildITCase {
   }
 
   @Test
+  void rowsNarrowerThanTheTableAreWrittenInTheTablesTypes() throws Exception {
+    String table = table("narrower");
+    EvolvingRows.writeInBatch(FLINK, V2, sink(table, V2).build(), 0, 20);
+    long version = DeltaTableReader.version(table);
+
+    // qty as INT into the BIGINT column, info without score, no note: nothing to evolve.
+    DeltaSink narrow = sink(table, V1).schemaEvolution(SchemaEvolution.NONE).build();
+    assertThat(DeltaTableReader.version(table)).isEqualTo(version);
+    EvolvingRows.writeInBatch(FLINK, V1, narrow, 20, 20);
+
+    List<List<Object>> expected = new ArrayList<>();
+    for (long i = 0; i < 40; i++) {
+      expected.add(i < 20 ? EvolvingRows.v2Read(i) : EvolvingRows.v1Read(i));
+    }
+    assertThat(rows(table)).containsExactlyInAnyOrderElementsOf(expected);
+    // The files hold qty as the table's BIGINT, not as the rows' INT.
+    String qty =
+        DeltaLogFiles.snapshot(table)
+            .getSchema()
+            .get("qty")
+            .getMetadata()
+            .getString("delta.columnMapping.physicalName");
+    List<JsonNode> adds = DeltaLogFiles.addsFrom(table, version + 1);
+    assertThat(adds).isNotEmpty();
+    for (var add : adds) {
+      assertThat(
+              DeltaLogFiles.footer(table, add)
+                  .getType(qty)
+                  .asPrimitiveType()
+                  .getPrimitiveTypeName())
+          .isEqualTo(PrimitiveTypeName.INT64);
+    }
+  }
+
+  @Test
   void rowsWithoutANotNullTableColumnFailTheBuildNamingIt() throws Exception {
     String table = table("not-null-missing");
     writeFirstShape(table, 0, 10);
@@ -128,7 +166,7 @@ class SchemaEvolutionAtBuildITCase {
     assertThat(DeltaLogFiles.snapshot(table).getSchema()).isEqualTo(schema);
     assertThat(rows(table))
         .containsExactlyInAnyOrderElementsOf(
-            java.util.stream.LongStream.range(0, 10).mapToObj(EvolvingRows::v1AsWritten).toList());
+            LongStream.range(0, 10).mapToObj(EvolvingRows::v1AsWritten).toList());
   }
 
   @Test

@@ -9,12 +9,15 @@ import io.github.flinkdelta.core.config.DeltaSinkOptions.SchemaEvolution;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.DeltaSinkBuilder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -168,12 +171,12 @@ class SchemaEvolutionITCase {
 
   /** The newest completed checkpoint under {@code directory}: {@code <job>/chk-<n>}. */
   private static Path latestCheckpoint(Path directory) throws Exception {
-    try (var files = java.nio.file.Files.walk(directory)) {
+    try (Stream<Path> files = Files.walk(directory)) {
       return files
           .filter(p -> p.getFileName().toString().equals("_metadata"))
           .map(Path::getParent)
           .max(
-              java.util.Comparator.comparingLong(
+              Comparator.comparingLong(
                   p -> Long.parseLong(p.getFileName().toString().substring(4))))
           .orElseThrow();
     }
