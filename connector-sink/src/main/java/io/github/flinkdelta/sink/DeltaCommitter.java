@@ -7,7 +7,6 @@ import io.github.flinkdelta.core.table.CommitOutcome.Committed;
 import io.github.flinkdelta.core.table.CommitOutcome.Conflicted;
 import io.github.flinkdelta.core.table.CommitOutcome.Failed;
 import io.github.flinkdelta.core.table.DeltaTable;
-import io.github.flinkdelta.core.table.SchemaChangedException;
 import io.github.flinkdelta.core.table.TableRequest;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -97,9 +96,6 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
               conflicted.attempts(),
               conflicted.cause()),
           conflicted.cause());
-    } else if (((Failed) outcome).cause() instanceof SchemaChangedException changed) {
-      // Not a storage or catalog failure: what to do is in the message itself.
-      throw changed;
     } else {
       Failed failed = (Failed) outcome;
       throw new IllegalStateException(

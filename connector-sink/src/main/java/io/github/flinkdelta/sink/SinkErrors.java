@@ -59,7 +59,7 @@ final class SinkErrors {
             + " the table after %d attempts: %s. The files stay pending and the commit is retried"
             + " after the job restarts; if the table's schema or protocol was changed, restart the"
             + " job against the new schema.",
-        checkpoint, table, appId, attempts, cause.getMessage());
+        checkpoint, table, appId, attempts, withoutFinalPeriod(cause));
   }
 
   static String commitFailed(String table, String appId, long checkpoint, Exception cause) {
@@ -68,6 +68,16 @@ final class SinkErrors {
             + " the commit is retried after the job restarts; its transaction id keeps it from"
             + " being applied twice. If it keeps failing, check the storage and catalog the error"
             + " names, or raise '%s'.",
-        checkpoint, table, appId, cause.getMessage(), DeltaSinkOptions.COMMIT_MAX_RETRIES.key());
+        checkpoint,
+        table,
+        appId,
+        withoutFinalPeriod(cause),
+        DeltaSinkOptions.COMMIT_MAX_RETRIES.key());
+  }
+
+  /** The message of {@code cause}, to go before a period of the message quoting it. */
+  private static String withoutFinalPeriod(Exception cause) {
+    String message = String.valueOf(cause.getMessage());
+    return message.endsWith(".") ? message.substring(0, message.length() - 1) : message;
   }
 }

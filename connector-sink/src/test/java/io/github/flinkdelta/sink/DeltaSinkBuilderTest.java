@@ -109,10 +109,12 @@ class DeltaSinkBuilderTest {
     String table = table("existing");
     DeltaSink.builder().tablePath(table).rowType(TYPE).partitionColumns("bucket").build();
 
+    // Under 'none' nothing evolves: a NOT NULL column missing, a type neither widens into the
+    // other, and a column the table lacks are all refused, in one message.
     RowType other =
         RowType.of(
-            new LogicalType[] {new VarCharType(5), new IntType(), new VarCharType(10)},
-            new String[] {"id", "bucket", "extra"});
+            new LogicalType[] {new IntType(), new IntType(), new VarCharType(10)},
+            new String[] {"bucket", "name", "extra"});
     assertThatThrownBy(
             () ->
                 DeltaSink.builder()
@@ -123,11 +125,9 @@ class DeltaSinkBuilderTest {
                     .build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(table)
-        .hasMessageContaining(
-            "column 'id' is long in the table but string in the rows, and Delta widens neither")
-        .hasMessageContaining(
-            "column 'extra' (string) of the rows is not in the table (set"
-                + " 'sink.schema-evolution' = 'add-columns' to add it)");
+        .hasMessageContaining("column 'id' (long NOT NULL) is missing from the rows")
+        .hasMessageContaining("column 'name' is string in the table but integer in the rows")
+        .hasMessageContaining("column 'extra' (string) of the rows is not in the table");
   }
 
   @Test

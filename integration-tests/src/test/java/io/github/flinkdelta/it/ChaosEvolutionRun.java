@@ -32,9 +32,9 @@ import org.apache.flink.testutils.junit.SharedObjectsExtension;
  * A chaos run whose stream changes shape, in two deployments of one job under one seed's faults.
  *
  * <ol>
- *   <li>Phase 1 streams version-1 rows ({@link EvolvingRows}) under the first half of the faults,
- *       until a commit follows the last of them (or its {@link PhaseGate} holds the generator), and
- *       stops with a savepoint.
+ *   <li>Phase 1 streams version-1 rows ({@link ChaosEvolvingRows}) under the first half of the
+ *       faults, until a commit follows the last of them (or its {@link PhaseGate} holds the
+ *       generator), and stops with a savepoint.
  *   <li>Phase 2 is redeployed from that savepoint with version-2 rows (qty widened from INT to
  *       BIGINT with {@code widen}, a column tag added, the columns in another order); building its
  *       sink evolves the table. It runs under the second half of the faults. Once it has committed
@@ -105,7 +105,7 @@ final class ChaosEvolutionRun {
       AnotherWriter.Change change,
       int rowsAtChange,
       CatalogReads.Read read,
-      EvolvingRows.Census census,
+      ChaosEvolvingRows.Census census,
       ChaosTally faults,
       int s3RequestsFaulted,
       List<Long> missingVersions,
@@ -134,7 +134,7 @@ final class ChaosEvolutionRun {
       String what = "the evolution run with seed " + seed;
 
       PhaseGate gate1 = PhaseGate.in(shared, PHASE_1_ROWS);
-      DeltaSink sink1 = sink(connection, EvolvingRows.V1, SchemaEvolution.ADD_COLUMNS);
+      DeltaSink sink1 = sink(connection, ChaosEvolvingRows.V1, SchemaEvolution.ADD_COLUMNS);
       JobClient first = start(null, 1, count, gate1, writerFailures, sink1);
       long[] versionAtLastFault = {-1};
       injector.drive(
@@ -155,7 +155,7 @@ final class ChaosEvolutionRun {
       List<List<Object>> phase1Rows = read(connection).rows();
 
       PhaseGate gate2 = PhaseGate.in(shared, PHASE_2_ROWS);
-      DeltaSink sink2 = sink(connection, EvolvingRows.V2, SchemaEvolution.WIDEN);
+      DeltaSink sink2 = sink(connection, ChaosEvolvingRows.V2, SchemaEvolution.WIDEN);
       long evolvedAt = server.latestVersion(TABLE);
       JobClient second = start(savepoint, 2, count, gate2, writerFailures, sink2);
       AnotherWriter.Change[] change = {null};
@@ -192,7 +192,7 @@ final class ChaosEvolutionRun {
           change[0],
           rowsAtChange[0],
           read,
-          EvolvingRows.Census.of(read.rows(), count, BUCKETS, 1),
+          ChaosEvolvingRows.Census.of(read.rows(), count, BUCKETS, 1),
           injector.tally(),
           S3FaultInterceptor.injected(),
           storage.missingVersions(prefix, read.version()),
@@ -235,8 +235,8 @@ final class ChaosEvolutionRun {
     StreamExecutionEnvironment env =
         flink.job().checkpointEveryMillis(200).restarts(1_000).restoredFrom(savepoint).env();
     InternalTypeInfo<RowData> type =
-        InternalTypeInfo.of(version == 1 ? EvolvingRows.V1 : EvolvingRows.V2);
-    EvolvingRows.source(env, version, count, gate.rate(ChaosSchedule.ROWS_PER_SECOND), BUCKETS)
+        InternalTypeInfo.of(version == 1 ? ChaosEvolvingRows.V1 : ChaosEvolvingRows.V2);
+    ChaosEvolvingRows.source(env, version, count, gate.rate(ChaosSchedule.ROWS_PER_SECOND), BUCKETS)
         .map(gate.probe())
         .uid("phase-probe")
         .returns(type)

@@ -197,7 +197,7 @@ class ChaosITCase {
     System.out.printf("Chaos evolution run: seed %d%n", seed);
     ChaosEvolutionRun.Result result =
         new ChaosEvolutionRun(FLINK, cluster, TASK_MANAGERS, shared, storage).run(seed, savepoints);
-    EvolvingRows.Census census = result.census();
+    ChaosEvolvingRows.Census census = result.census();
     System.out.printf(
         "Chaos evolution run (seed %d): %d rows, %d as version 1 (%d committed before the"
             + " savepoint), %d as version 2, %d wrong, %d duplicates, %d losses; %d versions;"
@@ -231,7 +231,7 @@ class ChaosITCase {
             row ->
                 assertThat(row)
                     .isEqualTo(
-                        EvolvingRows.v1BeforeRedeploy(
+                        ChaosEvolvingRows.v1BeforeRedeploy(
                             (Long) row.get(0), ChaosEvolutionRun.BUCKETS)));
     assertThat(census.wrong() + census.duplicates() + census.losses())
         .as("rows wrong (e.g. %s), duplicated or lost, %s", census.examples(), replay)

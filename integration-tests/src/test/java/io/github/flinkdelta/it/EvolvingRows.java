@@ -1,8 +1,19 @@
 package io.github.flinkdelta.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.delta.kernel.types.IntegerType;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.types.TypeChange;
+import io.github.flinkdelta.sink.DeltaSink;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
@@ -19,156 +30,172 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 
 /**
- * Rows of a stream whose shape changes on a redeploy. Version 1 is (id, bucket, payload, qty INT).
- * Version 2 has qty as BIGINT, a new column tag, and its columns in another order: (id, bucket,
- * tag, qty BIGINT, payload). Each id has one value of each column in each version, and the two
- * versions' values of qty differ (version 2's do not fit an INT), so a row read back tells which
- * version wrote it and whether each of its values is right.
+ * The rows of the schema evolution tests, in two shapes. Row {@code i} of the first shape is {@code
+ * (id i, bucket i % 3, qty INT, info ROW(label))}; the second shape widens {@code qty} to BIGINT
+ * with values beyond INT, adds {@code info.score} and a top-level {@code note}. A table that took
+ * both reads rows of the first shape with nulls in the added columns and {@code qty} as the same
+ * number, now a BIGINT.
  */
 final class EvolvingRows {
 
+  static final int BUCKETS = 3;
+
+  /** Added to every {@code qty} of the second shape: it needs a BIGINT. */
+  static final long BEYOND_INT = 5_000_000_000L;
+
+  static final RowType INFO_V1 = RowType.of(new LogicalType[] {string()}, new String[] {"label"});
+
+  static final RowType INFO_V2 =
+      RowType.of(new LogicalType[] {string(), new IntType()}, new String[] {"label", "score"});
+
   static final RowType V1 =
       RowType.of(
-          new LogicalType[] {new BigIntType(false), new IntType(), string(), new IntType()},
-          new String[] {"id", "bucket", "payload", "qty"});
+          new LogicalType[] {new BigIntType(false), new IntType(), new IntType(), INFO_V1},
+          new String[] {"id", "bucket", "qty", "info"});
 
   static final RowType V2 =
       RowType.of(
           new LogicalType[] {
-            new BigIntType(false), new IntType(), string(), new BigIntType(), string()
+            new BigIntType(false), new IntType(), new BigIntType(), INFO_V2, string()
           },
-          new String[] {"id", "bucket", "tag", "qty", "payload"});
+          new String[] {"id", "bucket", "qty", "info", "note"});
 
   private EvolvingRows() {}
 
-  static RowData v1(long id, int buckets) {
-    return GenericRowData.of(id, bucket(id, buckets), StringData.fromString(payload(id)), qty1(id));
+  static VarCharType string() {
+    return new VarCharType(VarCharType.MAX_LENGTH);
   }
 
-  static RowData v2(long id, int buckets) {
+  static int bucket(long i) {
+    return (int) (i % BUCKETS);
+  }
+
+  static int qtyV1(long i) {
+    return (int) (i * 7);
+  }
+
+  static long qtyV2(long i) {
+    return BEYOND_INT + i;
+  }
+
+  static String label(long i) {
+    return "label-" + i;
+  }
+
+  static int score(long i) {
+    return (int) (i % 100);
+  }
+
+  static String note(long i) {
+    return "note-" + i;
+  }
+
+  static RowData v1(long i) {
     return GenericRowData.of(
-        id,
-        bucket(id, buckets),
-        StringData.fromString(tag(id)),
-        qty2(id),
-        StringData.fromString(payload(id)));
+        i, bucket(i), qtyV1(i), GenericRowData.of(StringData.fromString(label(i))));
+  }
+
+  static RowData v2(long i) {
+    return GenericRowData.of(
+        i,
+        bucket(i),
+        qtyV2(i),
+        GenericRowData.of(StringData.fromString(label(i)), score(i)),
+        StringData.fromString(note(i)));
+  }
+
+  /** Row {@code i} of the first shape as the evolved table reads it. */
+  static List<Object> v1Read(long i) {
+    return Arrays.asList(i, bucket(i), (long) qtyV1(i), Arrays.asList(label(i), null), null);
+  }
+
+  /** Row {@code i} of the second shape as the table reads it. */
+  static List<Object> v2Read(long i) {
+    return Arrays.asList(i, bucket(i), qtyV2(i), Arrays.asList(label(i), score(i)), note(i));
+  }
+
+  /** Row {@code i} of the first shape as a table of the first shape reads it. */
+  static List<Object> v1AsWritten(long i) {
+    return Arrays.asList(i, bucket(i), qtyV1(i), Arrays.asList(label(i)));
+  }
+
+  /** Rows 0 to {@code firstRows - 1} of the first shape, then {@code rows} of the second, read. */
+  static List<List<Object>> expected(long firstRows, long rows) {
+    List<List<Object>> expected = new ArrayList<>();
+    for (long i = 0; i < firstRows; i++) {
+      expected.add(v1Read(i));
+    }
+    for (long i = firstRows; i < firstRows + rows; i++) {
+      expected.add(v2Read(i));
+    }
+    return expected;
   }
 
   /**
-   * A checkpointed generator of ids {@code 0 .. count-1} in {@code version}'s shape. Both versions
-   * have the same uid and so the same state: restored from a savepoint of version 1, version 2 goes
-   * on with the ids version 1 had not sent.
+   * Writes rows {@code from} to {@code from + count - 1} of {@code shape} ({@link #V1} or {@link
+   * #V2}) through {@code sink} in one batch job on {@code flink}: one commit.
    */
-  static DataStream<RowData> source(
+  static void writeInBatch(FlinkCluster flink, RowType shape, DeltaSink sink, long from, long count)
+      throws Exception {
+    StreamExecutionEnvironment env = flink.job().env();
+    env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    DataStream<Long> indexes = indexes(env, count).map(i -> i + from).returns(Types.LONG);
+    (shape == V1 ? v1Rows(indexes) : v2Rows(indexes)).sinkTo(sink);
+    env.execute("rows " + from + " to " + (from + count - 1) + " of " + shape);
+  }
+
+  /**
+   * The row numbers 0 to {@code count - 1} from a checkpointed generator (uid {@code generator}).
+   */
+  static DataStream<Long> indexes(StreamExecutionEnvironment env, long count) {
+    return indexes(env, count, i -> i, RateLimiterStrategy.noOp());
+  }
+
+  /** The row numbers 0 to {@code count - 1}, held at {@code gate} after some rows per reader. */
+  static DataStream<Long> indexes(
+      StreamExecutionEnvironment env, long count, SourceGate gate, long rowsPerReader) {
+    return indexes(env, count, gate.countedIndexes(), gate.after(rowsPerReader));
+  }
+
+  @SuppressWarnings({"rawtypes", "unchecked"})
+  private static DataStream<Long> indexes(
       StreamExecutionEnvironment env,
-      int version,
       long count,
-      RateLimiterStrategy rate,
-      int buckets) {
-    GeneratorFunction<Long, RowData> rows =
-        version == 1 ? id -> v1(id, buckets) : id -> v2(id, buckets);
-    @SuppressWarnings("unchecked")
-    DataGeneratorSource<RowData> source =
-        new DataGeneratorSource<>(rows, count, rate, InternalTypeInfo.of(version == 1 ? V1 : V2));
+      GeneratorFunction<Long, Long> generator,
+      RateLimiterStrategy limiter) {
+    DataGeneratorSource<Long> source =
+        new DataGeneratorSource<>(generator, count, limiter, Types.LONG);
     return env.fromSource(source, WatermarkStrategy.noWatermarks(), "generator").uid("generator");
   }
 
-  /**
-   * A row of the table after both versions and {@code laterColumns} nullable columns another writer
-   * added, as version 1 wrote it: id, bucket, payload, qty widened, null tag and later columns.
-   */
-  static List<Object> v1AsRead(long id, int buckets, int laterColumns) {
-    return row(
-        laterColumns, id, bucket(id, buckets), payload(id), (long) qty1(id), /* tag= */ null);
+  /** Rows of the first shape, one per row number. */
+  static DataStream<RowData> v1Rows(DataStream<Long> indexes) {
+    return indexes.map(EvolvingRows::v1).returns(InternalTypeInfo.of(V1)).uid("to-rows");
   }
 
-  /** As {@link #v1AsRead}, for a row version 2 wrote. */
-  static List<Object> v2AsRead(long id, int buckets, int laterColumns) {
-    return row(laterColumns, id, bucket(id, buckets), payload(id), qty2(id), tag(id));
+  /** Rows {@code from} to {@code from + count - 1} of the second shape, from a generator. */
+  static DataStream<RowData> v2Rows(StreamExecutionEnvironment env, long from, long count) {
+    return v2Rows(indexes(env, count).map(i -> i + from).returns(Types.LONG));
   }
 
-  /** A row of version 1 as the table reads it before the redeploy. */
-  static List<Object> v1BeforeRedeploy(long id, int buckets) {
-    return List.of(id, bucket(id, buckets), payload(id), qty1(id));
+  /** Rows of the second shape, one per row number. */
+  static DataStream<RowData> v2Rows(DataStream<Long> indexes) {
+    return indexes.map(EvolvingRows::v2).returns(InternalTypeInfo.of(V2)).uid("to-rows");
   }
 
-  /**
-   * How a table's rows compare with ids {@code 0 .. count-1}, each sent once, in version 1 or 2.
-   *
-   * @param version1 rows that read exactly as version 1 wrote them
-   * @param version2 rows that read exactly as version 2 wrote them
-   * @param wrong rows whose id was never sent or whose values are neither version's, a few of them
-   *     in {@code examples}
-   * @param duplicates rows whose id another row has already
-   * @param losses ids sent that no row has
-   */
-  record Census(
-      long version1,
-      long version2,
-      long wrong,
-      long duplicates,
-      long losses,
-      List<List<Object>> examples) {
-
-    static Census of(List<List<Object>> rows, long count, int buckets, int laterColumns) {
-      java.util.Set<Long> ids = new java.util.HashSet<>();
-      long version1 = 0;
-      long version2 = 0;
-      long duplicates = 0;
-      List<List<Object>> wrong = new java.util.ArrayList<>();
-      for (List<Object> row : rows) {
-        long id = (Long) row.get(0);
-        if (!ids.add(id)) {
-          duplicates++;
-        } else if (id < 0 || id >= count) {
-          wrong.add(row);
-        } else if (row.equals(v1AsRead(id, buckets, laterColumns))) {
-          version1++;
-        } else if (row.equals(v2AsRead(id, buckets, laterColumns))) {
-          version2++;
-        } else {
-          wrong.add(row);
-        }
-      }
-      long losses = count - ids.stream().filter(id -> id >= 0 && id < count).count();
-      return new Census(
-          version1,
-          version2,
-          wrong.size(),
-          duplicates,
-          losses,
-          wrong.subList(0, Math.min(3, wrong.size())));
-    }
-  }
-
-  private static List<Object> row(int laterColumns, Object... values) {
-    Object[] row = Arrays.copyOf(values, values.length + laterColumns);
-    return Arrays.asList(row);
-  }
-
-  private static int bucket(long id, int buckets) {
-    return (int) (id % buckets);
-  }
-
-  private static String payload(long id) {
-    return "payload-" + id;
-  }
-
-  /** Spread over the whole INT range, negatives included. */
-  private static int qty1(long id) {
-    return (int) (id * 2_654_435_761L);
-  }
-
-  /** Beyond the INT range: only a widened column holds it. */
-  private static long qty2(long id) {
-    return 3_000_000_000L + id * 7;
-  }
-
-  private static String tag(long id) {
-    return "tag-" + id;
-  }
-
-  private static LogicalType string() {
-    return new VarCharType(VarCharType.MAX_LENGTH);
+  /** The schema of {@code table} is the second shape, with qty's widening recorded. */
+  static void assertSecondShape(String table) {
+    var snapshot = DeltaLogFiles.snapshot(table);
+    StructType schema = snapshot.getSchema();
+    assertThat(schema.fieldNames()).containsExactly("id", "bucket", "qty", "info", "note");
+    StructField qty = schema.get("qty");
+    assertThat(qty.getDataType()).isEqualTo(LongType.LONG);
+    assertThat(qty.getTypeChanges())
+        .extracting(TypeChange::getFrom, TypeChange::getTo)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(IntegerType.INTEGER, LongType.LONG));
+    assertThat(((StructType) schema.get("info").getDataType()).fieldNames())
+        .containsExactly("label", "score");
+    assertThat(schema.get("note").isNullable()).isTrue();
+    assertThat(snapshot.getTableProperties()).containsEntry("delta.enableTypeWidening", "true");
   }
 }

@@ -27,7 +27,9 @@ final class FaultyCommitSink extends SinkCompat<RowData>
 
   enum When {
     BEFORE_COMMIT,
-    AFTER_COMMIT
+    AFTER_COMMIT,
+    /** As {@link #BEFORE_COMMIT}, for the first checkpoints that hold files, not empty ones. */
+    BEFORE_COMMITTING_FILES
   }
 
   private final DeltaSink delegate;
@@ -66,8 +68,12 @@ final class FaultyCommitSink extends SinkCompat<RowData>
         boolean fail =
             faulty
                 && requests.stream()
-                    .anyMatch(r -> r.getCommittable().checkpointId() >= fromCheckpoint);
-        if (fail && when == When.BEFORE_COMMIT) {
+                    .anyMatch(
+                        r ->
+                            r.getCommittable().checkpointId() >= fromCheckpoint
+                                && (when != When.BEFORE_COMMITTING_FILES
+                                    || !r.getCommittable().files().isEmpty()));
+        if (fail && when != When.AFTER_COMMIT) {
           injected.fire();
           throw new IllegalStateException("Injected failure before the Delta commit");
         }

@@ -1,7 +1,9 @@
 package io.github.flinkdelta.it;
 
 import java.time.Duration;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -95,6 +97,7 @@ final class FlinkCluster
     private int restarts;
     private int parallelism = 2;
     private String savepoint;
+    private String retainedCheckpoints;
 
     private Job() {}
 
@@ -121,10 +124,25 @@ final class FlinkCluster
       return this;
     }
 
+    /**
+     * Writes checkpoints under {@code directory} (a URI) and keeps them when the job fails or is
+     * cancelled, so a later job can be restored from one.
+     */
+    Job retainingCheckpointsIn(String directory) {
+      this.retainedCheckpoints = directory;
+      return this;
+    }
+
     StreamExecutionEnvironment env() {
       Configuration conf = new Configuration();
       if (savepoint != null) {
         conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+      }
+      if (retainedCheckpoints != null) {
+        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, retainedCheckpoints);
+        conf.set(
+            CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+            ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
       }
       conf.set(RestartStrategyOptions.RESTART_STRATEGY, restarts > 0 ? "fixed-delay" : "none");
       conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, restarts);

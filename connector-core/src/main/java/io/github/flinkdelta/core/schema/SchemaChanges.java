@@ -8,6 +8,7 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import org.apache.flink.annotation.Internal;
 
 /** Changes to a table's schema, checked against what Delta allows before anything is committed. */
@@ -92,6 +93,79 @@ public final class SchemaChanges {
           map.isValueContainsNull());
     }
     return type;
+  }
+
+  /**
+   * {@code schema} with a physical name and a field id of its own for every column, at every level,
+   * that has neither yet: {@code col-<random UUID>}, as Delta names columns it adds, and the next
+   * ids after {@code maxColumnId} and every id in {@code schema}.
+   *
+   * <p>Kernel would name a column added to an existing table after its logical name. That name may
+   * be the physical name of a column dropped or renamed before, whose values old files still hold:
+   * the new column would read them, or share its physical name with the renamed one.
+   *
+   * @param maxColumnId the table's {@code delta.columnMapping.maxColumnId}, or 0
+   */
+  public static StructType withNewColumnsMapped(StructType schema, long maxColumnId) {
+    long[] lastId = {Math.max(maxColumnId, maxId(schema))};
+    return mapNew(schema, lastId);
+  }
+
+  private static StructType mapNew(StructType struct, long[] lastId) {
+    List<StructField> fields = new ArrayList<>();
+    for (StructField field : struct.fields()) {
+      FieldMetadata metadata = field.getMetadata();
+      if (!metadata.contains(FileLayouts.PHYSICAL_NAME_KEY)
+          && !metadata.contains(FileLayouts.FIELD_ID_KEY)) {
+        metadata =
+            FieldMetadata.builder()
+                .fromMetadata(metadata)
+                .putString(FileLayouts.PHYSICAL_NAME_KEY, "col-" + UUID.randomUUID())
+                .putLong(FileLayouts.FIELD_ID_KEY, ++lastId[0])
+                .build();
+      }
+      fields.add(
+          new StructField(
+                  field.getName(),
+                  mapNew(field.getDataType(), lastId),
+                  field.isNullable(),
+                  metadata)
+              .withTypeChanges(field.getTypeChanges()));
+    }
+    return new StructType(fields);
+  }
+
+  private static DataType mapNew(DataType type, long[] lastId) {
+    if (type instanceof StructType struct) {
+      return mapNew(struct, lastId);
+    }
+    if (type instanceof ArrayType array) {
+      return new ArrayType(mapNew(array.getElementType(), lastId), array.containsNull());
+    }
+    if (type instanceof MapType map) {
+      return new MapType(
+          mapNew(map.getKeyType(), lastId),
+          mapNew(map.getValueType(), lastId),
+          map.isValueContainsNull());
+    }
+    return type;
+  }
+
+  private static long maxId(DataType type) {
+    long max = 0;
+    if (type instanceof StructType struct) {
+      for (StructField field : struct.fields()) {
+        if (field.getMetadata().contains(FileLayouts.FIELD_ID_KEY)) {
+          max = Math.max(max, field.getMetadata().getLong(FileLayouts.FIELD_ID_KEY));
+        }
+        max = Math.max(max, maxId(field.getDataType()));
+      }
+    } else if (type instanceof ArrayType array) {
+      max = maxId(array.getElementType());
+    } else if (type instanceof MapType map) {
+      max = Math.max(maxId(map.getKeyType()), maxId(map.getValueType()));
+    }
+    return max;
   }
 
   /**

@@ -45,6 +45,8 @@ public final class DeltaTable implements AutoCloseable {
 
   static final String COLUMN_MAPPING_MODE = "delta.columnMapping.mode";
 
+  static final String MAX_COLUMN_ID = "delta.columnMapping.maxColumnId";
+
   private final TableLocator locator;
   private final Configuration storageConf;
   private final SnapshotCache snapshots;
@@ -232,6 +234,13 @@ public final class DeltaTable implements AutoCloseable {
       // The upgrade gave every column a physical name and id: carry them into the new schema.
       schema = SchemaChanges.withColumnMappingOf(schema, snapshots.current().getSchema());
     }
+    // Kernel would give new columns their logical names as physical names, which a dropped or
+    // renamed column's files may still hold: each gets a name and an id of its own instead.
+    schema =
+        SchemaChanges.withNewColumnsMapped(
+            schema,
+            Long.parseLong(
+                snapshots.current().getTableProperties().getOrDefault(MAX_COLUMN_ID, "0")));
     boolean typesChange = SchemaChanges.changesTypes(snapshots.current().getSchema(), schema);
     Map<String, String> widening =
         typesChange && !"true".equalsIgnoreCase(properties.get(TYPE_WIDENING))

@@ -98,6 +98,10 @@ final class TableCommitter {
             appId,
             txnVersion,
             latest.getVersion());
+      } catch (SchemaChangedException e) {
+        // The table no longer reads the files: as when the schema moved without a known layout,
+        // this is a conflict with a concurrent change, which no retry of the commit resolves.
+        return new Conflicted(attempt, e);
       } catch (RuntimeException e) {
         return new Failed(e);
       }

@@ -2,6 +2,9 @@ package io.github.flinkdelta.core.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.testing.CanonicalRows;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
@@ -24,6 +27,7 @@ import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.schema.MessageType;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -79,6 +83,33 @@ class ColumnMappingTest {
     }
     // Statistics are keyed by the physical names too.
     assertThat(files.get(0).statsJson()).contains("col-").doesNotContain("\"name\"");
+  }
+
+  @Test
+  void aColumnAddedAgainAfterADropGetsAPhysicalNameAndIdOfItsOwn() throws Exception {
+    String path = dir.resolve("re-added").toUri().toString();
+    DeltaTable table =
+        TestTables.create(path, TYPE, List.of(), Map.of("delta.columnMapping.mode", "id"));
+    table.addColumns(List.of(new StructField("note", StringType.STRING, true)));
+    StructField first = table.snapshot().getSchema().get("note");
+    table.evolveSchema(
+        new StructType(
+            table.snapshot().getSchema().fields().stream()
+                .filter(f -> !f.getName().equals("note"))
+                .toList()),
+        false);
+    table.addColumns(List.of(new StructField("note", StringType.STRING, true)));
+    StructField again = table.snapshot().getSchema().get("note");
+
+    // Files written before the drop hold the first column's values under its physical name.
+    assertThat(physicalName(first)).startsWith("col-").isNotEqualTo(physicalName(again));
+    assertThat(physicalName(again)).startsWith("col-");
+    assertThat(again.getMetadata().getLong("delta.columnMapping.id"))
+        .isGreaterThan(first.getMetadata().getLong("delta.columnMapping.id"));
+  }
+
+  private static String physicalName(StructField field) {
+    return field.getMetadata().getString("delta.columnMapping.physicalName");
   }
 
   private static MessageType footerSchema(Path tableDir, String relative) throws Exception {

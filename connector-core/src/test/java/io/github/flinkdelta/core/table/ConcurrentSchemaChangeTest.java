@@ -112,8 +112,8 @@ class ConcurrentSchemaChangeTest {
 
       CommitOutcome outcome = sink.commit("app", 1, files);
 
-      assertThat(outcome).isInstanceOf(CommitOutcome.Failed.class);
-      assertThat(((CommitOutcome.Failed) outcome).cause())
+      assertThat(outcome).isInstanceOf(CommitOutcome.Conflicted.class);
+      assertThat(((CommitOutcome.Conflicted) outcome).cause())
           .hasMessageContaining("changed under the job")
           .hasMessageContaining(
               "column 'name' that the job writes was dropped from the table (or renamed)");
@@ -145,7 +145,7 @@ class ConcurrentSchemaChangeTest {
 
       CommitOutcome outcome = sink.commit("app", 1, files);
 
-      assertThat(((CommitOutcome.Failed) outcome).cause())
+      assertThat(((CommitOutcome.Conflicted) outcome).cause())
           .hasMessageContaining("column 'name' was renamed to 'label'");
     }
   }
@@ -175,7 +175,7 @@ class ConcurrentSchemaChangeTest {
       restarted.checkCommitsAgainst(layout);
       CommitOutcome outcome = restarted.commit("app", 1, files);
 
-      assertThat(((CommitOutcome.Failed) outcome).cause())
+      assertThat(((CommitOutcome.Conflicted) outcome).cause())
           .hasMessageContaining("column 'id' that the job writes was dropped");
     }
   }

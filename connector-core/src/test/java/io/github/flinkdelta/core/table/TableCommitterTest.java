@@ -2,6 +2,7 @@ package io.github.flinkdelta.core.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.delta.kernel.types.StructType;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.CommitOutcome.AlreadyCommitted;
 import io.github.flinkdelta.core.table.CommitOutcome.Committed;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
@@ -138,6 +140,33 @@ class TableCommitterTest {
 
       assertThat(outcome).isInstanceOf(Conflicted.class);
       assertThat(((Conflicted) outcome).attempts()).isEqualTo(1);
+      assertThat(stale.transactionVersion("app")).isEqualTo(-1);
+    }
+    assertThat(DeltaTableReader.version(path)).isEqualTo(1);
+    assertThat(DeltaTableReader.readAll(path)).isEmpty();
+  }
+
+  @Test
+  void aColumnDroppedUnderFilesOfAKnownLayoutIsAConflictNamingIt() throws Exception {
+    path = dir.resolve("dropped").toUri().toString();
+    RowType type =
+        RowType.of(
+            new LogicalType[] {new BigIntType(false), new VarCharType(VarCharType.MAX_LENGTH)},
+            new String[] {"id", "note"});
+    TestTables.create(path, type, List.of(), Map.of("delta.columnMapping.mode", "name")).close();
+    List<DataFile> files =
+        TestTables.writeFiles(
+            path, type, List.of(), List.of(GenericRowData.of(1L, StringData.fromString("a"))));
+    try (DeltaTable stale = open();
+        DeltaTable other = TestTables.open(path)) {
+      stale.checkCommitsAgainst(stale.layoutFor(type, List.of()));
+      other.evolveSchema(new StructType(List.of(other.snapshot().getSchema().get("id"))), false);
+
+      CommitOutcome outcome = stale.commit("app", 1, files);
+
+      assertThat(outcome).isInstanceOf(Conflicted.class);
+      assertThat(((Conflicted) outcome).cause())
+          .hasMessageContaining("column 'note' that the job writes was dropped");
       assertThat(stale.transactionVersion("app")).isEqualTo(-1);
     }
     assertThat(DeltaTableReader.version(path)).isEqualTo(1);
