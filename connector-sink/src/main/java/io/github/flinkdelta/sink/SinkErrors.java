@@ -56,7 +56,7 @@ final class SinkErrors {
       String table, String appId, long checkpoint, int attempts, Exception cause) {
     return String.format(
         "Commit of checkpoint %d to Delta table %s (appId %s) conflicts with a concurrent change to"
-            + " the table after %d attempts: %s. The files stay pending and the commit is retried"
+            + " the table (attempts: %d): %s. The files stay pending and the commit is retried"
             + " after the job restarts; if the table's schema or protocol was changed, restart the"
             + " job against the new schema.",
         checkpoint, table, appId, attempts, withoutFinalPeriod(cause));
