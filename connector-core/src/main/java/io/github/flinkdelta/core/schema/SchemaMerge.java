@@ -213,18 +213,23 @@ public record SchemaMerge(StructType schema, List<String> changes, boolean widen
           changes.add("widen column '" + path + "' from " + table + " to " + rows);
           return rows;
         }
-        problems.add(
-            "column '"
-                + path
-                + "' is "
-                + table
-                + " in the table but "
-                + rows
-                + " in the rows ("
-                + hint(SchemaEvolution.WIDEN, "to widen the table's column")
-                + ")");
+        typeProblem(
+            path,
+            table,
+            rows,
+            " (" + hint(SchemaEvolution.WIDEN, "to widen the table's column") + ")");
         return table;
       }
+      typeProblem(
+          path,
+          table,
+          rows,
+          ", and Delta widens neither into the other (write it to a new column, or to another"
+              + " table)");
+      return table;
+    }
+
+    private void typeProblem(String path, DataType table, DataType rows, String what) {
       problems.add(
           "column '"
               + path
@@ -232,9 +237,8 @@ public record SchemaMerge(StructType schema, List<String> changes, boolean widen
               + table
               + " in the table but "
               + rows
-              + " in the rows, and Delta widens neither into the other (write it to a new"
-              + " column, or to another table)");
-      return table;
+              + " in the rows"
+              + what);
     }
 
     /** Whether nested values (elements, map values) stay nullable after the merge. */
