@@ -2,14 +2,25 @@ package io.github.flinkdelta.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkdelta.core.config.DeltaSinkOptions.SchemaEvolution;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -113,6 +124,59 @@ abstract class UnityCatalogContract {
             Arrays.asList("who", "string", true, "buyer"),
             Arrays.asList("note", "string", true, "free text"));
     sql.executeSql("DROP TABLE " + path);
+  }
+
+  @Test
+  void aJobWithWiderRowsEvolvesTheManagedTableThroughTheCatalog() throws Exception {
+    String table =
+        catalog()
+            + "."
+            + schema()
+            + ".flink_delta_evolve_"
+            + UUID.randomUUID().toString().replace("-", "");
+    RowType v1 =
+        RowType.of(
+            new LogicalType[] {new IntType(false), new IntType()}, new String[] {"id", "qty"});
+    RowType v2 =
+        RowType.of(
+            new LogicalType[] {new VarCharType(20), new BigIntType(), new IntType(false)},
+            new String[] {"note", "qty", "id"});
+    write(table, v1, SchemaEvolution.ADD_COLUMNS, GenericRowData.of(1, 7));
+    long before = CatalogReads.read(connection(), table, storageOptions()).version();
+
+    write(
+        table,
+        v2,
+        SchemaEvolution.WIDEN,
+        GenericRowData.of(StringData.fromString("big"), 9_000_000_000L, 2));
+
+    // The schema version, then the rows' version, both ratified by the catalog.
+    CatalogReads.Read read = CatalogReads.read(connection(), table, storageOptions());
+    assertThat(read.version()).isEqualTo(before + 2);
+    assertThat(read.rows())
+        .containsExactlyInAnyOrder(
+            Arrays.asList(1, 7L, null), Arrays.asList(2, 9_000_000_000L, "big"));
+    assertThat(CatalogReads.describe(CatalogReads.columns(connection(), table)))
+        .isEqualTo(CatalogReads.describe(read.schema()))
+        .containsExactly(
+            Arrays.asList("id", "integer", false, null),
+            Arrays.asList("qty", "long", true, null),
+            Arrays.asList("note", "string", true, null));
+  }
+
+  private void write(String table, RowType type, SchemaEvolution mode, RowData row)
+      throws Exception {
+    StreamExecutionEnvironment env = FLINK.job().env();
+    env.fromData(List.of(row), InternalTypeInfo.of(type))
+        .sinkTo(
+            DeltaSink.builder()
+                .unityCatalog(connection())
+                .tableName(table)
+                .rowType(type)
+                .schemaEvolution(mode)
+                .hadoopOptions(storageOptions())
+                .build());
+    env.execute("contract: schema evolution");
   }
 
   private String hadoopOptions() {
