@@ -77,9 +77,9 @@ final class TableCommitter {
       try {
         return appendSettlingUnknown(appId, txnVersion, files, attempt - 1);
       } catch (ConcurrentWriteException e) {
-        // Kernel could not rebase onto a concurrent commit (catalog-managed tables are not
-        // rebased). The append is blind and its transaction id guards against doubles, so it is
-        // rebuilt on the latest snapshot, unless the schema moved under it.
+        // Kernel could not rebase onto a concurrent commit (one that changed the table's metadata,
+        // say). The append is blind and its transaction id guards against doubles, so it is
+        // rebuilt on the latest snapshot, after checking that the table still reads its files.
         Snapshot latest;
         try {
           latest = snapshots.reload();
