@@ -9,20 +9,24 @@ import java.util.UUID;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.types.RowKind;
 
 /**
  * Streams rows into the open data file of their partition and, at every checkpoint, completes the
  * open files and hands them on as one {@link DeltaWriteResult}. Nothing is visible in the table
- * until the committer commits the checkpoint.
+ * until the committer commits the checkpoint. The sink appends: rows of any kind but {@code INSERT}
+ * fail the task, naming the table and the kind.
  */
 final class DeltaSinkWriter implements CommittingSinkWriter<RowData, DeltaWriteResult> {
 
+  private final String tableName;
   private final PartitionedDataWriter files;
   private final DeltaSinkWriterMetrics metrics;
 
   DeltaSinkWriter(DeltaSinkConfig config, int subtask, SinkWriterMetricGroup metrics) {
     // A fresh prefix per writer instance keeps file names unique across subtasks and restarts.
     String prefix = String.format("part-%05d-%s", subtask, UUID.randomUUID());
+    this.tableName = config.tableName();
     try (var loader = ConnectorClassLoader.enter()) {
       this.files =
           new PartitionedDataWriter(
@@ -37,6 +41,10 @@ final class DeltaSinkWriter implements CommittingSinkWriter<RowData, DeltaWriteR
 
   @Override
   public void write(RowData row, Context context) throws IOException {
+    if (row.getRowKind() != RowKind.INSERT) {
+      // Appended as an insert, an update or delete would leave the row it changes in the table.
+      throw new IllegalArgumentException(SinkErrors.notAnInsert(tableName, row.getRowKind()));
+    }
     try (var loader = ConnectorClassLoader.enter()) {
       files.write(row);
     }

@@ -1,6 +1,7 @@
 package io.github.flinkdelta.sink;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import org.apache.flink.types.RowKind;
 
 /** Messages for failures of the sink that stop the job, each with what to do. */
 final class SinkErrors {
@@ -76,6 +77,16 @@ final class SinkErrors {
   }
 
   /** The message of {@code cause}, to go before a period of the message quoting it. */
+  static String notAnInsert(String table, RowKind kind) {
+    return String.format(
+        "Delta sink for table %s received a row of kind %s, but it appends and takes INSERT rows"
+            + " only: appended, an update or delete would leave the row it changes in the table."
+            + " Send an insert-only stream (in SQL, a query without updates or deletes; in the"
+            + " DataStream API, rows of RowKind.INSERT), or turn the changelog into inserts"
+            + " before the sink.",
+        table, kind);
+  }
+
   private static String withoutFinalPeriod(Exception cause) {
     String message = String.valueOf(cause.getMessage());
     return message.endsWith(".") ? message.substring(0, message.length() - 1) : message;

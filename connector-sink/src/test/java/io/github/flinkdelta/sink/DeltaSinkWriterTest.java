@@ -1,6 +1,7 @@
 package io.github.flinkdelta.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.testing.CanonicalRows;
@@ -26,8 +27,11 @@ import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.types.RowKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The writer without a cluster: what each checkpoint hands on, rolling by row count, and a buffer
@@ -47,6 +51,27 @@ class DeltaSinkWriterTest {
   private final List<RowData> written = new ArrayList<>();
   private final SinkWriterMetricGroup metrics =
       InternalSinkWriterMetricGroup.wrap(UnregisteredMetricsGroup.createOperatorMetricGroup());
+
+  @ParameterizedTest
+  @EnumSource(
+      value = RowKind.class,
+      names = {"UPDATE_BEFORE", "UPDATE_AFTER", "DELETE"})
+  void rowsOtherThanInsertsFailNamingTheTableAndTheirKindAndAreNotWritten(RowKind kind)
+      throws Exception {
+    String path = table("kinds-" + kind);
+    DeltaSinkConfig config = SinkConfigs.of(path, TYPE, List.of("p"), new Configuration());
+    try (DeltaSinkWriter writer = new DeltaSinkWriter(config, 0, metrics)) {
+      write(writer, 0, 3, 1);
+      GenericRowData change = GenericRowData.ofKind(kind, 1L, 0, StringData.fromString("x"));
+
+      assertThatThrownBy(() -> writer.write(change, null))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("Delta sink for table " + path)
+          .hasMessageContaining("received a row of kind " + kind)
+          .hasMessageContaining("takes INSERT rows only");
+      assertThat(files(writer.prepareCommit()).numRecords()).isEqualTo(3);
+    }
+  }
 
   @Test
   void eachCheckpointHandsOnItsFilesOnceAndAnEmptyOneNothing() throws Exception {
