@@ -46,7 +46,11 @@ class DistributionITCase {
     Path root = dir.resolve(name);
     String table = root.toUri().toString();
     StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(60_000).env();
+    // Rows reach the writers in runs of one row per bucket, the runs alternating between the two
+    // writers, whichever source subtask read them: each writer is sent every bucket.
     TestRows.source(env, count, 1_000_000, BUCKETS)
+        .partitionCustom(
+            (Long id, int writers) -> (int) (id / BUCKETS % writers), row -> row.getLong(0))
         .sinkTo(
             DeltaSink.builder()
                 .tablePath(table)
