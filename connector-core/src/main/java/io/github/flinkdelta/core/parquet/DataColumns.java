@@ -88,8 +88,6 @@ public final class DataColumns implements Serializable {
       }
       return new StructField(column.physicalName(), new StructType(fields), column.nullable());
     }
-    StructType single =
-        DeltaTypes.toDeltaSchema(RowType.of(new LogicalType[] {type}, new String[] {"c"}));
-    return new StructField(column.physicalName(), single.at(0).getDataType(), column.nullable());
+    return new StructField(column.physicalName(), DeltaTypes.toDeltaType(type), column.nullable());
   }
 }

@@ -105,10 +105,7 @@ public final class FileSchemaCheck {
       type(path + ".key", column.children().get(0), map.getKeyType(), problems);
       type(path + ".value", column.children().get(1), map.getValueType(), problems);
     } else {
-      DataType writtenType =
-          DeltaTypes.toDeltaSchema(RowType.of(new LogicalType[] {written}, new String[] {"c"}))
-              .at(0)
-              .getDataType();
+      DataType writtenType = DeltaTypes.toDeltaType(written);
       if (!TypeWidenings.widensTo(writtenType, tableType)) {
         problems.add(
             "column '"

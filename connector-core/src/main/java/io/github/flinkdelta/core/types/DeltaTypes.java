@@ -61,6 +61,20 @@ public final class DeltaTypes {
   }
 
   /**
+   * Converts one Flink type, of a column or below one, into the Delta type that holds it.
+   *
+   * @throws UnsupportedColumnTypeException when Delta cannot hold it
+   */
+  public static DataType toDeltaType(LogicalType type) {
+    List<String> problems = new ArrayList<>();
+    DataType converted = toDelta(type, "value", problems);
+    if (!problems.isEmpty()) {
+      throw new UnsupportedColumnTypeException(problems);
+    }
+    return converted;
+  }
+
+  /**
    * Converts a Delta schema into the Flink row type that writes it.
    *
    * @throws UnsupportedColumnTypeException naming every column whose type Flink cannot write

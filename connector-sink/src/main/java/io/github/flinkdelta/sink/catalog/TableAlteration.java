@@ -147,32 +147,19 @@ final class TableAlteration {
     }
     if (!from.equivalent(to)) {
       if (isNested(from) || isNested(to)) {
-        throw refused(
-            "the type of column '"
-                + name
-                + "' cannot change from "
-                + fromText
-                + " to "
-                + toText
-                + ": Delta widens primitive types only, and nested fields are not reachable"
-                + " through ALTER TABLE.");
+        throw typeChangeRefused(
+            name,
+            fromText,
+            toText,
+            "Delta widens primitive types only, and nested fields are not reachable through"
+                + " ALTER TABLE.");
       }
       if (!TypeWidenings.widensTo(from, to)) {
         String why =
             TypeWidenings.widensTo(to, from)
                 ? "that narrows it, and values already in the table may not fit"
                 : "Delta cannot read the values already in the table as the new type";
-        throw refused(
-            "the type of column '"
-                + name
-                + "' cannot change from "
-                + fromText
-                + " to "
-                + toText
-                + ": "
-                + why
-                + ". "
-                + WIDENINGS);
+        throw typeChangeRefused(name, fromText, toText, why + ". " + WIDENINGS);
       }
     }
     StructField changed =
@@ -230,6 +217,18 @@ final class TableAlteration {
   /** A change that is supported but not with these columns or types. */
   private CatalogException refused(String why) {
     return new CatalogException("Cannot alter " + tableName + ": " + why);
+  }
+
+  private CatalogException typeChangeRefused(String column, String from, String to, String why) {
+    return refused(
+        "the type of column '"
+            + column
+            + "' cannot change from "
+            + from
+            + " to "
+            + to
+            + ": "
+            + why);
   }
 
   /** A kind of change that is not supported at all. */
