@@ -1,0 +1,376 @@
+package io.github.flinkdelta.core.deletion;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.PrimitiveIterator;
+import java.util.TreeMap;
+import org.apache.flink.annotation.Internal;
+import org.roaringbitmap.IntIterator;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * The row positions (0-based row indexes) of one data file, such as the rows a deletion vector
+ * removes. Positions are grouped by their high 32 bits; each group is a 32-bit {@link
+ * RoaringBitmap} of the low 32 bits, which is also how Delta serializes them ({@link
+ * #toBitmapData()}).
+ *
+ * <p>Mutable and not thread-safe.
+ */
+@Internal
+public final class RowPositions {
+
+  /**
+   * The largest position Delta Kernel's reader can look up: high 32 bits {@code Integer.MAX_VALUE -
+   * 1}, low 32 bits {@code 2^31} (Kernel's {@code MAX_REPRESENTABLE_VALUE}).
+   */
+  public static final long MAX_POSITION = ((long) (Integer.MAX_VALUE - 1) << 32) | 0x8000_0000L;
+
+  /** The magic number of the portable layout, the one Delta writers must use. */
+  static final int PORTABLE_MAGIC = 1681511377;
+
+  /** The magic number of the older native layout, which readers still accept. */
+  static final int NATIVE_MAGIC = 1681511376;
+
+  private static final int MAX_KEY = Integer.MAX_VALUE - 1;
+
+  /** The serialized size of an empty 32-bit bitmap: its cookie and its container count. */
+  private static final int MIN_BITMAP_BYTES = 8;
+
+  /** High 32 bits to the low 32 bits of the positions; no bitmap in it is ever empty. */
+  private final TreeMap<Integer, RoaringBitmap> buckets = new TreeMap<>();
+
+  /** An empty set. */
+  public RowPositions() {}
+
+  /**
+   * Adds one position.
+   *
+   * @throws IllegalArgumentException when it is negative or above {@link #MAX_POSITION}
+   */
+  public void add(long position) {
+    if (position < 0 || position > MAX_POSITION) {
+      throw new IllegalArgumentException(
+          String.format(
+              "Row position %d is outside the range a deletion vector holds, 0 to %d",
+              position, MAX_POSITION));
+    }
+    buckets.computeIfAbsent(high(position), key -> new RoaringBitmap()).add((int) position);
+  }
+
+  /** Adds every position of {@code other}. */
+  public void addAll(RowPositions other) {
+    if (other == this) {
+      return;
+    }
+    for (Map.Entry<Integer, RoaringBitmap> bucket : other.buckets.entrySet()) {
+      buckets.computeIfAbsent(bucket.getKey(), key -> new RoaringBitmap()).or(bucket.getValue());
+    }
+  }
+
+  /** Whether {@code position} is in the set; false for any position no set can hold. */
+  public boolean contains(long position) {
+    if (position < 0 || position > MAX_POSITION) {
+      return false;
+    }
+    RoaringBitmap bucket = buckets.get(high(position));
+    return bucket != null && bucket.contains((int) position);
+  }
+
+  /** The number of positions. */
+  public long cardinality() {
+    long cardinality = 0;
+    for (RoaringBitmap bucket : buckets.values()) {
+      cardinality += bucket.getLongCardinality();
+    }
+    return cardinality;
+  }
+
+  public boolean isEmpty() {
+    return buckets.isEmpty();
+  }
+
+  /**
+   * The largest position.
+   *
+   * @throws NoSuchElementException when the set is empty
+   */
+  public long last() {
+    if (buckets.isEmpty()) {
+      throw new NoSuchElementException("The set of row positions is empty");
+    }
+    Map.Entry<Integer, RoaringBitmap> bucket = buckets.lastEntry();
+    return position(bucket.getKey(), bucket.getValue().last());
+  }
+
+  /** The positions in ascending order; the set must not change while it is iterated. */
+  public PrimitiveIterator.OfLong iterator() {
+    Iterator<Map.Entry<Integer, RoaringBitmap>> next = buckets.entrySet().iterator();
+    return new PrimitiveIterator.OfLong() {
+      private int key;
+      private IntIterator lows;
+
+      @Override
+      public boolean hasNext() {
+        while ((lows == null || !lows.hasNext()) && next.hasNext()) {
+          Map.Entry<Integer, RoaringBitmap> bucket = next.next();
+          key = bucket.getKey();
+          lows = bucket.getValue().getIntIterator();
+        }
+        return lows != null && lows.hasNext();
+      }
+
+      @Override
+      public long nextLong() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        return position(key, lows.next());
+      }
+    };
+  }
+
+  /** An independent copy. */
+  public RowPositions copy() {
+    RowPositions copy = new RowPositions();
+    buckets.forEach((key, bucket) -> copy.buckets.put(key, bucket.clone()));
+    return copy;
+  }
+
+  /**
+   * The set as a Delta {@code RoaringBitmapArray}: the magic number {@value #PORTABLE_MAGIC}, then
+   * the portable 64-bit layout (the number of buckets as an int64, then per bucket its key, the
+   * high 32 bits, as a uint32 and its 32-bit RoaringBitmap), all little-endian.
+   */
+  public byte[] toBitmapData() {
+    // Only non-empty buckets are written. The portable layout names each bucket's key, so the
+    // keys need not be consecutive, and Kernel's and Spark's readers fill the gaps; writing the
+    // empty buckets below the largest key as Spark does would add 12 bytes per missing 2^32 rows
+    // and tell a reader nothing.
+    List<Map.Entry<Integer, RoaringBitmap>> compacted = new ArrayList<>(buckets.size());
+    long size = 4 + 8;
+    for (Map.Entry<Integer, RoaringBitmap> bucket : buckets.entrySet()) {
+      // Run containers shrink long ranges of deleted rows; the clone keeps this set as it was.
+      RoaringBitmap bitmap = bucket.getValue().clone();
+      bitmap.runOptimize();
+      compacted.add(Map.entry(bucket.getKey(), bitmap));
+      size += 4 + bitmap.serializedSizeInBytes();
+    }
+    if (size > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException(
+          "The deletion vector of " + this + " would take " + size + " bytes, over 2 GiB");
+    }
+    ByteBuffer buffer = ByteBuffer.allocate((int) size).order(ByteOrder.LITTLE_ENDIAN);
+    buffer.putInt(PORTABLE_MAGIC);
+    buffer.putLong(compacted.size());
+    for (Map.Entry<Integer, RoaringBitmap> bucket : compacted) {
+      buffer.putInt(bucket.getKey());
+      bucket.getValue().serialize(buffer);
+    }
+    return buffer.array();
+  }
+
+  /**
+   * Reads a Delta {@code RoaringBitmapArray}: the portable layout {@link #toBitmapData()} writes,
+   * or the older native one (magic {@value #NATIVE_MAGIC}, an int32 number of buckets, then per
+   * bucket its size in bytes as an int32 and its 32-bit RoaringBitmap; the n-th bucket has key n),
+   * both little-endian, as Delta Kernel reads them.
+   *
+   * @throws IllegalArgumentException when the bytes are not such a bitmap: another magic number,
+   *     fewer or more bytes than the bitmap needs, or keys out of order or out of range
+   */
+  public static RowPositions fromBitmapData(byte[] data) {
+    ByteBuffer buffer = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
+    if (data.length < 4) {
+      throw corrupt(data, "it is shorter than its magic number", null);
+    }
+    int magic = buffer.getInt();
+    RowPositions positions = new RowPositions();
+    try {
+      if (magic == PORTABLE_MAGIC) {
+        positions.readPortable(buffer, data);
+      } else if (magic == NATIVE_MAGIC) {
+        positions.readNative(buffer, data);
+      } else {
+        throw corrupt(
+            data,
+            String.format(
+                "its magic number is %d, not %d (or the legacy %d)",
+                magic, PORTABLE_MAGIC, NATIVE_MAGIC),
+            null);
+      }
+    } catch (BufferUnderflowException e) {
+      throw corrupt(data, "it is truncated", e);
+    }
+    if (buffer.hasRemaining()) {
+      throw corrupt(data, buffer.remaining() + " bytes follow the bitmap", null);
+    }
+    return positions;
+  }
+
+  /**
+   * Writes the set for Flink state: the length of {@link #toBitmapData()} as an int, then those
+   * bytes. The magic number in them names their layout; the enclosing serializer versions the rest.
+   */
+  public void writeTo(DataOutput out) throws IOException {
+    byte[] data = toBitmapData();
+    out.writeInt(data.length);
+    out.write(data);
+  }
+
+  /** Reads what {@link #writeTo} wrote. */
+  public static RowPositions readFrom(DataInput in) throws IOException {
+    int length = in.readInt();
+    if (length < 4) {
+      throw new IOException("Invalid length of serialized row positions: " + length);
+    }
+    byte[] data = new byte[length];
+    in.readFully(data);
+    try {
+      return fromBitmapData(data);
+    } catch (IllegalArgumentException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof RowPositions positions && buckets.equals(positions.buckets);
+  }
+
+  /** Depends on the positions only, not on how their bitmaps store them. */
+  @Override
+  public int hashCode() {
+    int hash = 1;
+    for (Map.Entry<Integer, RoaringBitmap> bucket : buckets.entrySet()) {
+      RoaringBitmap bitmap = bucket.getValue();
+      hash = 31 * hash + bucket.getKey();
+      hash = 31 * hash + Long.hashCode(bitmap.getLongCardinality());
+      hash = 31 * hash + bitmap.first();
+      hash = 31 * hash + bitmap.last();
+    }
+    return hash;
+  }
+
+  @Override
+  public String toString() {
+    if (buckets.isEmpty()) {
+      return "RowPositions{empty}";
+    }
+    Map.Entry<Integer, RoaringBitmap> first = buckets.firstEntry();
+    return String.format(
+        "RowPositions{cardinality=%d, range=[%d, %d]}",
+        cardinality(), position(first.getKey(), first.getValue().first()), last());
+  }
+
+  private void readPortable(ByteBuffer buffer, byte[] data) {
+    long count = buffer.getLong();
+    if (count < 0 || count > buffer.remaining() / (4 + MIN_BITMAP_BYTES)) {
+      throw corrupt(
+          data,
+          String.format("it claims %d buckets but only %d bytes follow", count, buffer.remaining()),
+          null);
+    }
+    int previous = -1;
+    for (long i = 0; i < count; i++) {
+      int key = buffer.getInt();
+      if (key < 0 || key > MAX_KEY) {
+        throw corrupt(data, String.format("bucket key %d is out of range", key), null);
+      }
+      if (key <= previous) {
+        throw corrupt(
+            data, String.format("bucket key %d does not follow key %d", key, previous), null);
+      }
+      previous = key;
+      RoaringBitmap bitmap = readBitmap(buffer.slice(), key, data);
+      if (bitmap.serializedSizeInBytes() > buffer.remaining()) {
+        throw corrupt(
+            data,
+            String.format(
+                "the bitmap of bucket key %d takes %d bytes and %d bytes follow",
+                key, bitmap.serializedSizeInBytes(), buffer.remaining()),
+            null);
+      }
+      buffer.position(buffer.position() + bitmap.serializedSizeInBytes());
+      putBucket(key, bitmap, data);
+    }
+  }
+
+  private void readNative(ByteBuffer buffer, byte[] data) {
+    int count = buffer.getInt();
+    if (count < 0 || count > buffer.remaining() / (4 + MIN_BITMAP_BYTES)) {
+      throw corrupt(
+          data,
+          String.format("it claims %d buckets but only %d bytes follow", count, buffer.remaining()),
+          null);
+    }
+    for (int key = 0; key < count; key++) {
+      int size = buffer.getInt();
+      if (size < MIN_BITMAP_BYTES || size > buffer.remaining()) {
+        throw corrupt(
+            data,
+            String.format(
+                "bucket %d claims %d bytes and %d bytes follow", key, size, buffer.remaining()),
+            null);
+      }
+      RoaringBitmap bitmap = readBitmap(buffer.slice().limit(size), key, data);
+      if (bitmap.serializedSizeInBytes() != size) {
+        throw corrupt(
+            data,
+            String.format(
+                "bucket %d claims %d bytes but its bitmap takes %d",
+                key, size, bitmap.serializedSizeInBytes()),
+            null);
+      }
+      buffer.position(buffer.position() + size);
+      putBucket(key, bitmap, data);
+    }
+  }
+
+  /** The 32-bit bitmap at the start of {@code bytes}, which it leaves where it was. */
+  private static RoaringBitmap readBitmap(ByteBuffer bytes, int key, byte[] data) {
+    RoaringBitmap bitmap = new RoaringBitmap();
+    try {
+      bitmap.deserialize(bytes.order(ByteOrder.LITTLE_ENDIAN));
+    } catch (IOException | RuntimeException e) {
+      throw corrupt(
+          data,
+          String.format("the bitmap of bucket key %d is truncated or corrupt (%s)", key, e),
+          e);
+    }
+    return bitmap;
+  }
+
+  private void putBucket(int key, RoaringBitmap bitmap, byte[] data) {
+    if (bitmap.isEmpty()) {
+      return;
+    }
+    if (position(key, bitmap.last()) > MAX_POSITION) {
+      throw corrupt(
+          data, "it holds position " + position(key, bitmap.last()) + ", over the maximum", null);
+    }
+    buckets.put(key, bitmap);
+  }
+
+  private static IllegalArgumentException corrupt(byte[] data, String what, Throwable cause) {
+    return new IllegalArgumentException(
+        String.format("Not a Delta deletion vector bitmap of %d bytes: %s", data.length, what),
+        cause);
+  }
+
+  private static int high(long position) {
+    return (int) (position >>> 32);
+  }
+
+  private static long position(int high, int low) {
+    return ((long) high << 32) | Integer.toUnsignedLong(low);
+  }
+}
