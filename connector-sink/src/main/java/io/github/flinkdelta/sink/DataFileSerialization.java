@@ -1,5 +1,6 @@
 package io.github.flinkdelta.sink;
 
+import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.write.DataFiles;
 import java.io.EOFException;
 import java.io.IOException;
@@ -14,22 +15,36 @@ import org.apache.flink.core.memory.DataOutputView;
  */
 final class DataFileSerialization {
 
-  /** The one state version this connector writes and reads. */
-  static final int VERSION = 3;
+  /** The state version this connector writes: version 3 and the deletes of upserts. */
+  static final int VERSION = 4;
+
+  /** The released version before upserts, which had no deletes; still read. */
+  static final int VERSION_WITHOUT_DELETES = 3;
 
   private DataFileSerialization() {}
 
   /**
-   * Fails unless {@code version} is the one this connector reads. Versions 1 and 2 were never
-   * released.
+   * Fails unless {@code version} is one this connector reads. Versions 1 and 2 were never released.
    */
   static void checkVersion(String state, int version) throws IOException {
-    if (version != VERSION) {
+    if (version != VERSION && version != VERSION_WITHOUT_DELETES) {
       throw new IOException(
           String.format(
-              "Cannot read %s state version %d; this connector reads version %d. Restore with the"
-                  + " connector version that wrote it.",
-              state, version, VERSION));
+              "Cannot read %s state version %d; this connector reads versions %d and %d. Restore"
+                  + " with the connector version that wrote it.",
+              state, version, VERSION_WITHOUT_DELETES, VERSION));
+    }
+  }
+
+  /** The deletes that follow the files in state of {@code version}. */
+  static FileDeletes readDeletes(int version, DataInputDeserializer in) throws IOException {
+    if (version == VERSION_WITHOUT_DELETES) {
+      return FileDeletes.empty();
+    }
+    try {
+      return FileDeletes.readFrom(in);
+    } catch (EOFException | IllegalArgumentException e) {
+      throw new IOException("Corrupt sink state: the deletes end early or do not decode", e);
     }
   }
 

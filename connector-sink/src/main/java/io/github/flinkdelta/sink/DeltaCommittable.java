@@ -1,17 +1,31 @@
 package io.github.flinkdelta.sink;
 
+import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.write.DataFiles;
 import java.util.Objects;
 import org.apache.flink.annotation.Internal;
 
 /**
- * Everything one checkpoint adds to the table: its data files from all writer subtasks, to be
- * committed as one Delta version under transaction ({@code appId}, {@code checkpointId}).
+ * Everything one checkpoint changes in the table: its data files from all writer subtasks and, in
+ * an upsert sink, the rows they deleted, to be committed as one Delta version under transaction
+ * ({@code appId}, {@code checkpointId}).
  */
 @Internal
-public record DeltaCommittable(String appId, long checkpointId, DataFiles files) {
+public record DeltaCommittable(
+    String appId, long checkpointId, DataFiles files, FileDeletes deletes) {
   public DeltaCommittable {
     Objects.requireNonNull(appId, "appId");
     Objects.requireNonNull(files, "files");
+    Objects.requireNonNull(deletes, "deletes");
+  }
+
+  /** A committable that only adds files. */
+  public DeltaCommittable(String appId, long checkpointId, DataFiles files) {
+    this(appId, checkpointId, files, FileDeletes.empty());
+  }
+
+  /** Whether the checkpoint changed nothing. */
+  public boolean isEmpty() {
+    return files.isEmpty() && deletes.isEmpty();
   }
 }

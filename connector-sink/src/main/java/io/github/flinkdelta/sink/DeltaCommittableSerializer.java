@@ -1,5 +1,6 @@
 package io.github.flinkdelta.sink;
 
+import io.github.flinkdelta.core.write.DataFiles;
 import java.io.IOException;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
@@ -22,6 +23,7 @@ public final class DeltaCommittableSerializer
     DataFileSerialization.writeString(committable.appId(), out);
     out.writeLong(committable.checkpointId());
     committable.files().writeTo(out);
+    committable.deletes().writeTo(out);
     return out.getCopyOfBuffer();
   }
 
@@ -31,6 +33,8 @@ public final class DeltaCommittableSerializer
     DataInputDeserializer in = new DataInputDeserializer(serialized);
     String appId = DataFileSerialization.readString(in);
     long checkpointId = in.readLong();
-    return new DeltaCommittable(appId, checkpointId, DataFileSerialization.readFiles(in));
+    DataFiles files = DataFileSerialization.readFiles(in);
+    return new DeltaCommittable(
+        appId, checkpointId, files, DataFileSerialization.readDeletes(version, in));
   }
 }

@@ -7,6 +7,7 @@ import io.github.flinkdelta.core.table.CommitOutcome.Committed;
 import io.github.flinkdelta.core.table.CommitOutcome.Conflicted;
 import io.github.flinkdelta.core.table.CommitOutcome.Failed;
 import io.github.flinkdelta.core.table.DeltaTable;
+import io.github.flinkdelta.core.table.RewrittenFileException;
 import io.github.flinkdelta.core.table.TableRequest;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -75,18 +76,31 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
 
   private void commit(CommitRequest<DeltaCommittable> request) {
     DeltaCommittable committable = request.getCommittable();
-    if (committable.files().isEmpty()) {
+    if (committable.isEmpty()) {
       // The checkpoint completed without rows: the table is as current as the job.
       metrics.nothingToCommit();
       return;
     }
     long started = System.nanoTime();
     CommitOutcome outcome =
-        table().commit(committable.appId(), committable.checkpointId(), committable.files());
+        table()
+            .commit(
+                committable.appId(),
+                committable.checkpointId(),
+                committable.files(),
+                committable.deletes());
     if (outcome instanceof Committed committed) {
       committed(committable, committed, started);
     } else if (outcome instanceof AlreadyCommitted already) {
       alreadyCommitted(request, already);
+    } else if (outcome instanceof Conflicted conflicted
+        && conflicted.cause() instanceof RewrittenFileException rewritten) {
+      // A restart would replay the same deletes into the same missing file.
+      throw new SuppressRestartsException(
+          new IllegalStateException(
+              SinkErrors.indexOutdated(
+                  config.tableName(), committable.appId(), committable.checkpointId(), rewritten),
+              rewritten));
     } else if (outcome instanceof Conflicted conflicted) {
       throw new IllegalStateException(
           SinkErrors.commitConflicted(

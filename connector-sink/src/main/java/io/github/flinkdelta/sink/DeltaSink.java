@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.time.Clock;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.SinkWriter;
@@ -58,6 +59,20 @@ public final class DeltaSink extends FlinkCompat.SinkBase<RowData>
   @Internal
   @Override
   public DataStream<RowData> addPreWriteTopology(DataStream<RowData> rows) {
+    if (config.upserts()) {
+      // Each key has one owning writer, at any parallelism, and its index entry in keyed state.
+      SingleOutputStreamOperator<RowData> written =
+          rows.keyBy(new PrimaryKeySelector(config.primaryKey()))
+              .transform(
+                  "Delta upsert writer",
+                  TypeInformation.of(RowData.class),
+                  new UpsertWriterOperator(config))
+              .setDescription("Delta upsert writer of " + config.tableName());
+      if (uidPrefix != null) {
+        written.uid(uidPrefix + "-upsert-writer");
+      }
+      return written;
+    }
     if (config.distribution() == DeltaSinkOptions.Distribution.HASH
         && config.layout().isPartitioned()) {
       return rows.keyBy(new PartitionKeySelector(config.layout().partitionColumns()));
@@ -68,6 +83,9 @@ public final class DeltaSink extends FlinkCompat.SinkBase<RowData>
   @Internal
   @Override
   public SinkWriter<RowData> createWriter(WriterInitContext context) {
+    if (config.upserts()) {
+      return new DeltaSinkWriter(config);
+    }
     return new DeltaSinkWriter(
         config, context.getTaskInfo().getIndexOfThisSubtask(), context.metricGroup());
   }

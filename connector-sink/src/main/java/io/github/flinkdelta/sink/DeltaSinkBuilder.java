@@ -9,6 +9,8 @@ import io.github.flinkdelta.core.schema.TableFeatureChecks;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.types.DeltaTypes;
+import io.github.flinkdelta.core.upsert.KeyColumns;
+import io.github.flinkdelta.core.upsert.UpsertTables;
 import io.github.flinkdelta.core.write.FileLayout;
 import io.github.flinkdelta.core.write.FileWriteOptions;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
@@ -48,6 +50,7 @@ public final class DeltaSinkBuilder {
   private UnityCatalogConnection unityCatalog;
   private RowType rowType;
   private List<String> partitionColumns = List.of();
+  private List<String> primaryKey;
   private final Map<String, String> hadoopOptions = new LinkedHashMap<>();
   private final Map<String, String> tableProperties = new LinkedHashMap<>();
   private final Configuration options = new Configuration();
@@ -91,6 +94,19 @@ public final class DeltaSinkBuilder {
    */
   public DeltaSinkBuilder partitionColumns(String... columns) {
     this.partitionColumns = List.of(columns);
+    return this;
+  }
+
+  /**
+   * The table's primary key. With a key the sink takes a changelog: an {@code INSERT} or {@code
+   * UPDATE_AFTER} row replaces the live row of its key (or adds one), a {@code DELETE} or {@code
+   * UPDATE_BEFORE} row deletes it (a delete of an absent key does nothing). Rows reach the writers
+   * by a hash of the key; each writer keeps an index of its keys' rows in Flink keyed state, and
+   * every commit marks replaced rows deleted with deletion vectors. The key may leave out the
+   * partition columns: a key that moves to another partition leaves its old one.
+   */
+  public DeltaSinkBuilder primaryKey(String... columns) {
+    this.primaryKey = List.of(columns);
     return this;
   }
 
@@ -187,9 +203,17 @@ public final class DeltaSinkBuilder {
         problems.add(e.getMessage());
       }
     }
+    KeyColumns key = null;
     if (rowType == null) {
       problems.add("set rowType(...) to the type of the rows the sink receives");
     } else {
+      if (primaryKey != null) {
+        try {
+          key = KeyColumns.of(tablePath != null ? tablePath : tableName, rowType, primaryKey);
+        } catch (IllegalArgumentException e) {
+          problems.add(e.getMessage());
+        }
+      }
       for (String column : partitionColumns) {
         if (rowType.getFieldNames().stream().noneMatch(n -> n.equalsIgnoreCase(column))) {
           problems.add("partition column '" + column + "' is not a column of the rows " + rowType);
@@ -213,6 +237,9 @@ public final class DeltaSinkBuilder {
     // A table the sink creates has column mapping, so that its schema can evolve later.
     Map<String, String> properties = new LinkedHashMap<>(tableProperties);
     properties.putIfAbsent(COLUMN_MAPPING_MODE, "name");
+    if (key != null) {
+      properties.putIfAbsent(UpsertTables.DELETION_VECTORS, "true");
+    }
     TableDefinition definition =
         new TableDefinition(DeltaTypes.toDeltaSchema(rowType), partitionColumns, properties);
 
@@ -238,6 +265,10 @@ public final class DeltaSinkBuilder {
           partitionColumns,
           options.get(DeltaSinkOptions.SCHEMA_EVOLUTION),
           options.get(DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING));
+      if (key != null) {
+        // Refused before anything changes as well: tables whose features forbid upserts.
+        table.enableUpserts();
+      }
       layout = table.layoutFor(rowType, partitionColumns);
       locator = table.locator();
     }
@@ -250,7 +281,8 @@ public final class DeltaSinkBuilder {
             options.get(DeltaSinkOptions.APP_ID),
             options.get(DeltaSinkOptions.COMMIT_MAX_RETRIES),
             options.get(DeltaSinkOptions.DISTRIBUTION),
-            options.getOptional(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL).orElse(null)),
+            options.getOptional(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL).orElse(null),
+            key),
         uidPrefix);
   }
 }

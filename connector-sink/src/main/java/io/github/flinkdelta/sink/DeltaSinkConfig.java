@@ -3,6 +3,7 @@ package io.github.flinkdelta.sink;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.write.FileLayout;
 import io.github.flinkdelta.core.write.FileWriteOptions;
 import java.io.Serializable;
@@ -23,6 +24,8 @@ import org.apache.hadoop.conf.Configuration;
  * @param distribution how rows reach the writers
  * @param deltaCheckpointInterval versions between Delta checkpoints; null follows the table's
  *     {@code delta.checkpointInterval}, 0 writes none
+ * @param primaryKey the table's primary key, with which the sink takes upserts and deletes; null
+ *     for a sink that appends
  */
 @Internal
 public record DeltaSinkConfig(
@@ -33,7 +36,8 @@ public record DeltaSinkConfig(
     String appId,
     int maxCommitRetries,
     DeltaSinkOptions.Distribution distribution,
-    Integer deltaCheckpointInterval)
+    Integer deltaCheckpointInterval,
+    KeyColumns primaryKey)
     implements Serializable {
 
   public DeltaSinkConfig {
@@ -41,6 +45,11 @@ public record DeltaSinkConfig(
     Objects.requireNonNull(layout, "layout");
     Objects.requireNonNull(writeOptions, "writeOptions");
     hadoopOptions = Map.copyOf(hadoopOptions);
+  }
+
+  /** Whether the sink takes upserts and deletes by a primary key. */
+  public boolean upserts() {
+    return primaryKey != null;
   }
 
   /** The table's root location, under which data files are written. */

@@ -3,6 +3,7 @@ package io.github.flinkdelta.sink;
 import io.github.flinkdelta.core.write.DataFiles;
 import io.github.flinkdelta.core.write.PartitionedDataWriter;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
@@ -14,16 +15,30 @@ import org.apache.flink.types.RowKind;
 /**
  * Streams rows into the open data file of their partition and, at every checkpoint, completes the
  * open files and hands them on as one {@link DeltaWriteResult}. Nothing is visible in the table
- * until the committer commits the checkpoint. The sink appends: rows of any kind but {@code INSERT}
- * fail the task, naming the table and the kind.
+ * until the committer commits the checkpoint. An appending sink takes rows of kind {@code INSERT}
+ * only: others fail the task, naming the table and the kind.
+ *
+ * <p>In an upsert sink the rows are written by {@link UpsertWriterOperator} before this writer,
+ * which receives that operator's write results instead of rows and hands them on at the checkpoint
+ * they belong to.
  */
 final class DeltaSinkWriter implements CommittingSinkWriter<RowData, DeltaWriteResult> {
 
   private final String tableName;
   private final PartitionedDataWriter files;
   private final DeltaSinkWriterMetrics metrics;
+  private final List<DeltaWriteResult> upsertResults;
+
+  /** A writer of an upsert sink: it passes on what {@link UpsertWriterOperator} wrote. */
+  DeltaSinkWriter(DeltaSinkConfig config) {
+    this.tableName = config.tableName();
+    this.files = null;
+    this.metrics = null;
+    this.upsertResults = new ArrayList<>();
+  }
 
   DeltaSinkWriter(DeltaSinkConfig config, int subtask, SinkWriterMetricGroup metrics) {
+    this.upsertResults = null;
     // A fresh prefix per writer instance keeps file names unique across subtasks and restarts.
     String prefix = String.format("part-%05d-%s", subtask, UUID.randomUUID());
     this.tableName = config.tableName();
@@ -41,6 +56,10 @@ final class DeltaSinkWriter implements CommittingSinkWriter<RowData, DeltaWriteR
 
   @Override
   public void write(RowData row, Context context) throws IOException {
+    if (upsertResults != null) {
+      upsertResults.add(UpsertWriterOperator.resultOf(row));
+      return;
+    }
     if (row.getRowKind() != RowKind.INSERT) {
       // Appended as an insert, an update or delete would leave the row it changes in the table.
       throw new IllegalArgumentException(SinkErrors.notAnInsert(tableName, row.getRowKind()));
@@ -58,6 +77,11 @@ final class DeltaSinkWriter implements CommittingSinkWriter<RowData, DeltaWriteR
 
   @Override
   public Collection<DeltaWriteResult> prepareCommit() throws IOException {
+    if (upsertResults != null) {
+      List<DeltaWriteResult> results = List.copyOf(upsertResults);
+      upsertResults.clear();
+      return results;
+    }
     DataFiles completed;
     long started = System.nanoTime();
     try (var loader = ConnectorClassLoader.enter()) {
@@ -73,6 +97,9 @@ final class DeltaSinkWriter implements CommittingSinkWriter<RowData, DeltaWriteR
 
   @Override
   public void close() {
+    if (files == null) {
+      return;
+    }
     try (var loader = ConnectorClassLoader.enter()) {
       files.close();
     }

@@ -2,6 +2,7 @@ package io.github.flinkdelta.sink;
 
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
+import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.write.DataFiles;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -46,7 +47,7 @@ final class DeltaWriteResultAggregator
 
   private transient ListState<String> appIdState;
   private transient String appId;
-  private transient TreeMap<Long, List<DataFiles>> pending;
+  private transient TreeMap<Long, List<DeltaWriteResult>> pending;
 
   DeltaWriteResultAggregator(DeltaSinkConfig config) {
     this.config = config;
@@ -114,7 +115,7 @@ final class DeltaWriteResultAggregator
     if (element.getValue() instanceof CommittableWithLineage<DeltaWriteResult> result) {
       pending
           .computeIfAbsent(FlinkCompat.checkpointId(result), id -> new ArrayList<>())
-          .add(result.getCommittable().files());
+          .add(result.getCommittable());
     }
   }
 
@@ -132,13 +133,19 @@ final class DeltaWriteResultAggregator
   }
 
   private void emitUpTo(long checkpointId) {
-    Iterator<Map.Entry<Long, List<DataFiles>>> it =
+    Iterator<Map.Entry<Long, List<DeltaWriteResult>>> it =
         pending.headMap(checkpointId, true).entrySet().iterator();
     while (it.hasNext()) {
-      Map.Entry<Long, List<DataFiles>> entry = it.next();
+      Map.Entry<Long, List<DeltaWriteResult>> entry = it.next();
       long id = entry.getKey();
+      List<DeltaWriteResult> results = entry.getValue();
+      // After a rescale, two writers may delete rows of one file: their deletes are united.
       DeltaCommittable committable =
-          new DeltaCommittable(appId, id, DataFiles.concat(entry.getValue()));
+          new DeltaCommittable(
+              appId,
+              id,
+              DataFiles.concat(results.stream().map(DeltaWriteResult::files).toList()),
+              FileDeletes.union(results.stream().map(DeltaWriteResult::deletes).toList()));
       output.collect(new StreamRecord<>(FlinkCompat.<DeltaCommittable>summary(0, 1, id, 1)));
       output.collect(new StreamRecord<>(new CommittableWithLineage<>(committable, id, 0)));
       it.remove();

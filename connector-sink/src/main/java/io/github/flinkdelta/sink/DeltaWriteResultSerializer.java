@@ -21,6 +21,7 @@ public final class DeltaWriteResultSerializer
   public byte[] serialize(DeltaWriteResult result) throws IOException {
     DataOutputSerializer out = new DataOutputSerializer(256);
     result.files().writeTo(out);
+    result.deletes().writeTo(out);
     return out.getCopyOfBuffer();
   }
 
@@ -29,6 +30,6 @@ public final class DeltaWriteResultSerializer
     DataFileSerialization.checkVersion("Delta write result", version);
     DataInputDeserializer in = new DataInputDeserializer(serialized);
     DataFiles files = DataFileSerialization.readFiles(in);
-    return new DeltaWriteResult(files);
+    return new DeltaWriteResult(files, DataFileSerialization.readDeletes(version, in));
   }
 }

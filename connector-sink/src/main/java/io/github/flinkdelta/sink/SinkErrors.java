@@ -76,15 +76,22 @@ final class SinkErrors {
         DeltaSinkOptions.COMMIT_MAX_RETRIES.key());
   }
 
-  /** The message of {@code cause}, to go before a period of the message quoting it. */
   static String notAnInsert(String table, RowKind kind) {
     return String.format(
         "Delta sink for table %s received a row of kind %s, but it appends and takes INSERT rows"
             + " only: appended, an update or delete would leave the row it changes in the table."
-            + " Send an insert-only stream (in SQL, a query without updates or deletes; in the"
-            + " DataStream API, rows of RowKind.INSERT), or turn the changelog into inserts"
-            + " before the sink.",
+            + " Give the sink the table's primary key (DeltaSinkBuilder.primaryKey, or PRIMARY KEY"
+            + " ... NOT ENFORCED in SQL) to take updates and deletes, or send an insert-only"
+            + " stream.",
         table, kind);
+  }
+
+  static String indexOutdated(String table, String appId, long checkpoint, RuntimeException cause) {
+    return String.format(
+        "Commit of checkpoint %d to Delta table %s (appId %s) stopped the job: %s The checkpoint's"
+            + " rows stay pending in the job's state and nothing was committed. The sink's key"
+            + " index no longer matches the table, so the job does not restart on its own.",
+        checkpoint, table, appId, cause.getMessage());
   }
 
   private static String withoutFinalPeriod(Exception cause) {

@@ -16,6 +16,10 @@ import io.github.flinkdelta.core.schema.FileSchemaCheck;
 import io.github.flinkdelta.core.schema.SchemaChanges;
 import io.github.flinkdelta.core.schema.SchemaMerge;
 import io.github.flinkdelta.core.storage.StorageScopes;
+import io.github.flinkdelta.core.upsert.FileDeletes;
+import io.github.flinkdelta.core.upsert.KeyColumns;
+import io.github.flinkdelta.core.upsert.LiveRowConsumer;
+import io.github.flinkdelta.core.upsert.UpsertTables;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileLayout;
 import java.util.List;
@@ -51,6 +55,7 @@ public final class DeltaTable implements AutoCloseable {
   private final Configuration storageConf;
   private final SnapshotCache snapshots;
   private final TableCommitter committer;
+  private final Engine engine;
   private final StorageScopes.Lease storage;
 
   private DeltaTable(
@@ -63,7 +68,9 @@ public final class DeltaTable implements AutoCloseable {
     this.storageConf = locator.storageConf(hadoopConf);
     Engine engine = DefaultEngine.create(storageConf);
     this.snapshots = new SnapshotCache(engine, locator.snapshots(storageConf));
-    this.committer = new TableCommitter(locator.name(), engine, snapshots, maxCommitRetries);
+    this.engine = engine;
+    this.committer =
+        new TableCommitter(locator.name(), engine, snapshots, maxCommitRetries, storageConf);
   }
 
   /**
@@ -158,7 +165,50 @@ public final class DeltaTable implements AutoCloseable {
    * txnVersion}), unless the table already holds that transaction version or a later one.
    */
   public CommitOutcome commit(String appId, long txnVersion, Iterable<DataFile> files) {
-    return committer.append(appId, txnVersion, files);
+    return committer.commit(appId, txnVersion, files, FileDeletes.empty());
+  }
+
+  /**
+   * Adds {@code files} and deletes the rows {@code deletes} names (in those files or in files of
+   * the table) in one table version tagged with transaction ({@code appId}, {@code txnVersion}),
+   * unless the table already holds that transaction version or a later one. A delete in a file the
+   * table no longer has fails the commit as {@link CommitOutcome.Conflicted} with a {@link
+   * RewrittenFileException}.
+   */
+  public CommitOutcome commit(
+      String appId, long txnVersion, Iterable<DataFile> files, FileDeletes deletes) {
+    return committer.commit(appId, txnVersion, files, deletes);
+  }
+
+  /**
+   * Makes the table take upserts: refuses tables whose features a commit with deletion vectors
+   * would break, and enables deletion vectors (in a version of its own) when they are off.
+   *
+   * @return the version that enabled them, or -1 when they were on
+   * @throws IllegalArgumentException naming the table property that stands in the way
+   */
+  public long enableUpserts() {
+    Map<String, String> properties = snapshots.current().getTableProperties();
+    List<String> problems = UpsertTables.problems(name(), properties);
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(String.join("\n", problems));
+    }
+    if (UpsertTables.deletionVectorsOn(properties)) {
+      return -1;
+    }
+    long version = updateProperties(Map.of(UpsertTables.DELETION_VECTORS, "true"));
+    LOG.info("Enabled deletion vectors on {} in version {} for upserts", name(), version);
+    return version;
+  }
+
+  /**
+   * Hands the key of every live row of the current version, with its file id and position, to
+   * {@code consumer}.
+   *
+   * @return the number of rows read
+   */
+  public long scanKeys(KeyColumns keys, LiveRowConsumer consumer) {
+    return TableKeys.scan(engine, snapshots.current(), keys, consumer);
   }
 
   /**

@@ -18,10 +18,12 @@ import io.github.flinkdelta.core.table.CommitOutcome.AlreadyCommitted;
 import io.github.flinkdelta.core.table.CommitOutcome.Committed;
 import io.github.flinkdelta.core.table.CommitOutcome.Conflicted;
 import io.github.flinkdelta.core.table.CommitOutcome.Failed;
+import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileLayout;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,14 +50,24 @@ final class TableCommitter {
   private final SnapshotCache snapshots;
   private final int maxCommitRetries;
   private final WriteContexts writeContexts = new WriteContexts();
+  private final Configuration storageConf;
   private FileLayout filesLayout;
   private StructType checkedSchema;
 
-  TableCommitter(String tableName, Engine engine, SnapshotCache snapshots, int maxCommitRetries) {
+  /** The files of the latest version, once an upsert needed them; null until then or when stale. */
+  private LiveFiles liveFiles;
+
+  TableCommitter(
+      String tableName,
+      Engine engine,
+      SnapshotCache snapshots,
+      int maxCommitRetries,
+      Configuration storageConf) {
     this.tableName = tableName;
     this.engine = engine;
     this.snapshots = snapshots;
     this.maxCommitRetries = maxCommitRetries;
+    this.storageConf = storageConf;
   }
 
   /**
@@ -68,14 +80,16 @@ final class TableCommitter {
   }
 
   /**
-   * Appends {@code files} in one table version tagged with transaction ({@code appId}, {@code
-   * txnVersion}), unless the table already holds that transaction version or a later one.
+   * Appends {@code files}, and deletes the rows {@code deletes} names, in one table version tagged
+   * with transaction ({@code appId}, {@code txnVersion}), unless the table already holds that
+   * transaction version or a later one.
    */
-  CommitOutcome append(String appId, long txnVersion, Iterable<DataFile> files) {
+  CommitOutcome commit(
+      String appId, long txnVersion, Iterable<DataFile> files, FileDeletes deletes) {
     for (int attempt = 1; ; attempt++) {
       StructType schema = snapshots.current().getSchema();
       try {
-        return appendSettlingUnknown(appId, txnVersion, files, attempt - 1);
+        return commitSettlingUnknown(appId, txnVersion, files, deletes, attempt - 1);
       } catch (ConcurrentWriteException e) {
         // Kernel could not rebase onto a concurrent commit (one that changed the table's metadata,
         // say). The append is blind and its transaction id guards against doubles, so it is
@@ -98,7 +112,7 @@ final class TableCommitter {
             appId,
             txnVersion,
             latest.getVersion());
-      } catch (SchemaChangedException e) {
+      } catch (SchemaChangedException | RewrittenFileException e) {
         // The table no longer reads the files: as when the schema moved without a known layout,
         // this is a conflict with a concurrent change, which no retry of the commit resolves.
         return new Conflicted(attempt, e);
@@ -108,11 +122,11 @@ final class TableCommitter {
     }
   }
 
-  private CommitOutcome appendSettlingUnknown(
-      String appId, long txnVersion, Iterable<DataFile> files, int conflicts)
+  private CommitOutcome commitSettlingUnknown(
+      String appId, long txnVersion, Iterable<DataFile> files, FileDeletes deletes, int conflicts)
       throws ConcurrentWriteException {
     try {
-      return tryAppend(appId, txnVersion, files, conflicts, 0);
+      return tryCommit(appId, txnVersion, files, deletes, conflicts, 0);
     } catch (CommitStateUnknownException e) {
       // The commit may or may not have landed: the transaction id decides.
       LOG.warn(
@@ -130,12 +144,17 @@ final class TableCommitter {
       if (recorded > txnVersion) {
         return new AlreadyCommitted(reloaded.getVersion(), recorded, 1);
       }
-      return tryAppend(appId, txnVersion, files, conflicts, 1);
+      return tryCommit(appId, txnVersion, files, deletes, conflicts, 1);
     }
   }
 
-  private CommitOutcome tryAppend(
-      String appId, long txnVersion, Iterable<DataFile> files, int conflicts, int settled)
+  private CommitOutcome tryCommit(
+      String appId,
+      long txnVersion,
+      Iterable<DataFile> files,
+      FileDeletes deletes,
+      int conflicts,
+      int settled)
       throws ConcurrentWriteException {
     Snapshot snapshot = snapshots.current();
     checkFilesFit(snapshot);
@@ -152,13 +171,28 @@ final class TableCommitter {
           snapshot.getVersion(), snapshots.transactionVersion(appId), settled);
     }
     Row state = txn.getTransactionState(engine);
+    CloseableIterable<Row> appends =
+        AppendActions.of(engine, state, snapshot, writeContexts, files);
+    UpsertActions upsert = null;
+    if (!deletes.isEmpty() || liveFiles != null) {
+      // Once an upsert listed the table's files, every commit carries the list forward.
+      upsert =
+          UpsertActions.plan(
+              tableName, storageConf, snapshot, liveFilesOf(snapshot), files, appends, deletes);
+    }
     TransactionCommitResult result;
     try {
-      result = txn.commit(engine, AppendActions.of(engine, state, snapshot, writeContexts, files));
+      result = txn.commit(engine, upsert == null ? appends : upsert.actions());
     } catch (ConcurrentTransactionException e) {
       Snapshot reloaded = snapshots.reload();
       return new AlreadyCommitted(
           reloaded.getVersion(), snapshots.transactionVersion(appId), settled);
+    }
+    if (upsert != null) {
+      liveFiles =
+          result.getVersion() == snapshot.getVersion() + 1 && !RowTracking.isOn(snapshot)
+              ? liveFiles.next(result.getVersion(), upsert.changedEntries(), tableName)
+              : null; // others committed in between, or Kernel assigned row ids: list again
     }
     long publishStarted = System.nanoTime();
     snapshots.committed(result.getPostCommitSnapshot().orElse(null));
@@ -168,6 +202,13 @@ final class TableCommitter {
     long attempts = result.getTransactionReport().getTransactionMetrics().getNumCommitAttempts();
     int retries = (int) Math.max(0, attempts - 1) + settled;
     return new Committed(result.getVersion(), txnVersion, retries, conflicts, publishMillis);
+  }
+
+  private LiveFiles liveFilesOf(Snapshot snapshot) {
+    if (liveFiles == null || liveFiles.version() != snapshot.getVersion()) {
+      liveFiles = LiveFiles.of(engine, snapshot, tableName);
+    }
+    return liveFiles;
   }
 
   private void checkFilesFit(Snapshot snapshot) {

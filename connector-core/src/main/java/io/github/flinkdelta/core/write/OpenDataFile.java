@@ -10,6 +10,7 @@ import org.apache.flink.table.data.RowData;
 final class OpenDataFile {
 
   private final String path;
+  private final long id;
   private final Map<String, String> partitionValues;
   private final DataFileWriter writer;
   private final MemoryBudget.Share memory;
@@ -24,9 +25,15 @@ final class OpenDataFile {
       DataFileWriter writer,
       MemoryBudget.Share memory) {
     this.path = path;
+    this.id = FileIds.of(path);
     this.partitionValues = partitionValues;
     this.writer = writer;
     this.memory = memory;
+  }
+
+  /** The file's {@link FileIds id}. */
+  long id() {
+    return id;
   }
 
   void write(RowData row) throws IOException {

@@ -65,6 +65,20 @@ public final class PartitionedDataWriter implements AutoCloseable {
       String tableRoot,
       FileWriteOptions options,
       String filePrefix) {
+    this(layout, conf, tableRoot, options, filePrefix, true);
+  }
+
+  /**
+   * @param holdRows whether a partition's first rows may be held before the partition gets a file;
+   *     a writer that must know where each row lands ({@link #append}) holds none
+   */
+  public PartitionedDataWriter(
+      FileLayout layout,
+      Configuration conf,
+      String tableRoot,
+      FileWriteOptions options,
+      String filePrefix,
+      boolean holdRows) {
     this.layout = layout;
     this.conf = conf;
     this.tableRoot = new Path(tableRoot);
@@ -82,7 +96,7 @@ public final class PartitionedDataWriter implements AutoCloseable {
               partitions.get(i).type().copy(true), partitions.get(i).position());
     }
     this.heldRows =
-        layout.isPartitioned()
+        holdRows && layout.isPartitioned()
             ? RowCopier.forLayout(layout)
                 .map(copier -> new HeldRowBuffer(copier, budget, options.maxRowsPerFile()))
                 .orElse(null)
@@ -118,6 +132,37 @@ public final class PartitionedDataWriter implements AutoCloseable {
       openFilesChanged();
       write(key, file, row);
     }
+  }
+
+  /**
+   * Writes one row straight into its partition's open file and says where it landed: the file's id
+   * ({@link FileIds}) and the row's position in it. Only for a writer that holds no rows.
+   */
+  public RowLocation append(RowData row) throws IOException {
+    if (heldRows != null) {
+      throw new IllegalStateException("A writer that holds rows cannot say where they land");
+    }
+    PartitionKey key = null;
+    OpenDataFile file;
+    if (!layout.isPartitioned()) {
+      if (unpartitioned == null) {
+        unpartitioned = open(null);
+        openFilesChanged();
+      }
+      file = unpartitioned;
+    } else {
+      key = partitionKey(row);
+      file = openFiles.get(key);
+      if (file == null) {
+        key = key.copy();
+        file = open(key);
+        openFiles.put(key, file);
+        openFilesChanged();
+      }
+    }
+    RowLocation location = new RowLocation(file.id(), file.numRecords());
+    write(key, file, layout.dataRow(row));
+    return location;
   }
 
   private void write(PartitionKey key, OpenDataFile file, RowData row) throws IOException {

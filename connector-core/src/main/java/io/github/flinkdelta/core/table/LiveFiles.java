@@ -1,0 +1,135 @@
+package io.github.flinkdelta.core.table;
+
+import io.delta.kernel.Scan;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.internal.actions.AddFile;
+import io.delta.kernel.internal.util.VectorUtils;
+import io.delta.kernel.utils.CloseableIterator;
+import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
+import io.github.flinkdelta.core.write.FileIds;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The data files of one table version by {@link FileIds id}, each as its add action describes it:
+ * what an upsert commit needs to re-add a file with a new deletion vector. Built by one scan of the
+ * version and then carried forward by the committer's own commits, so that a stream of commits does
+ * not scan the table each time.
+ *
+ * <p>Kernel's scan files carry the add action's fields, and its {@code stats} only through {@code
+ * Scan.getScanFiles(engine, true)} of Kernel 4.4; the fields are read through Kernel's internal
+ * {@link AddFile}, which names them as the protocol does (UpsertITCase fails when either changes).
+ */
+final class LiveFiles {
+
+  private final long version;
+  private final Map<Long, LiveFile> files;
+
+  private LiveFiles(long version, Map<Long, LiveFile> files) {
+    this.version = version;
+    this.files = files;
+  }
+
+  /** The files of {@code snapshot}. */
+  static LiveFiles of(Engine engine, Snapshot snapshot, String tableName) {
+    URI root = URI.create(snapshot.getPath());
+    Map<Long, LiveFile> files = new HashMap<>();
+    Scan scan = snapshot.getScanBuilder().build();
+    try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine, true)) {
+      while (batches.hasNext()) {
+        try (CloseableIterator<Row> rows = batches.next().getRows()) {
+          while (rows.hasNext()) {
+            Row scanFile = rows.next();
+            Row add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
+            put(files, LiveFile.of(new AddFile(add), root), tableName);
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list the data files of " + tableName, e);
+    }
+    return new LiveFiles(snapshot.getVersion(), files);
+  }
+
+  private static void put(Map<Long, LiveFile> files, LiveFile file, String tableName) {
+    LiveFile other = files.put(file.id(), file);
+    if (other != null && !other.path().equals(file.path())) {
+      throw new IllegalStateException(
+          String.format(
+              "Delta table %s has two data files of one id, %s and %s: the upsert sink cannot"
+                  + " tell their rows apart. Rename one of the files.",
+              tableName, other.path(), file.path()));
+    }
+  }
+
+  /** The version the files are of. */
+  long version() {
+    return version;
+  }
+
+  /** The file of {@code id}, or null when the version has none. */
+  LiveFile get(long id) {
+    return files.get(id);
+  }
+
+  /**
+   * The files after this version's next commit, which re-added {@code changed} files (with new
+   * deletion vectors) and added {@code added} ones.
+   */
+  LiveFiles next(long committedVersion, Iterable<LiveFile> changed, String tableName) {
+    Map<Long, LiveFile> after = new HashMap<>(files);
+    for (LiveFile file : changed) {
+      after.remove(file.id());
+      put(after, file, tableName);
+    }
+    return new LiveFiles(committedVersion, after);
+  }
+
+  /**
+   * One data file of the table, as its add action holds it.
+   *
+   * @param path the path as the add action writes it
+   * @param relativePath the path relative to the table root, decoded
+   * @param statsJson the file's statistics, or null when the action has none
+   * @param deletionVector the file's deletion vector, or null
+   * @param tags the action's tags, or null
+   * @param baseRowId the first row id, or null without row tracking
+   * @param defaultRowCommitVersion the version of its rows, or null without row tracking
+   */
+  record LiveFile(
+      String path,
+      String relativePath,
+      Map<String, String> partitionValues,
+      long size,
+      long modificationTime,
+      String statsJson,
+      DeletionVectorDescriptor deletionVector,
+      Map<String, String> tags,
+      Long baseRowId,
+      Long defaultRowCommitVersion) {
+
+    long id() {
+      return FileIds.of(relativePath);
+    }
+
+    static LiveFile of(AddFile add, URI tableRoot) {
+      return new LiveFile(
+          add.getPath(),
+          FileIds.relativePath(add.getPath(), tableRoot),
+          VectorUtils.toJavaMap(add.getPartitionValues()),
+          add.getSize(),
+          add.getModificationTime(),
+          add.getStatsJson().orElse(null),
+          add.getDeletionVector().map(DeletionVectors::fromKernel).orElse(null),
+          add.getTags().map(VectorUtils::<String, String>toJavaMap).orElse(null),
+          add.getBaseRowId().orElse(null),
+          add.getDefaultRowCommitVersion().orElse(null));
+    }
+  }
+}

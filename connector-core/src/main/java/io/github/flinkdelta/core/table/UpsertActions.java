@@ -1,0 +1,275 @@
+package io.github.flinkdelta.core.table;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.internal.actions.AddFile;
+import io.delta.kernel.internal.actions.SingleAction;
+import io.delta.kernel.internal.util.VectorUtils;
+import io.delta.kernel.utils.CloseableIterable;
+import io.delta.kernel.utils.CloseableIterator;
+import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
+import io.github.flinkdelta.core.deletion.DeletionVectorReader;
+import io.github.flinkdelta.core.deletion.DeletionVectorWriter;
+import io.github.flinkdelta.core.deletion.RowPositions;
+import io.github.flinkdelta.core.table.LiveFiles.LiveFile;
+import io.github.flinkdelta.core.upsert.FileDeletes;
+import io.github.flinkdelta.core.write.DataFile;
+import io.github.flinkdelta.core.write.FileIds;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * The actions of one upsert commit: the checkpoint's new files, and for every file already in the
+ * table whose rows it deletes, a {@code remove} of the file's current entry and an {@code add} of
+ * the same file with its new deletion vector (the union of the file's vector and the checkpoint's
+ * deletes). New files with deletes of their own are added with a vector at once. All vectors of the
+ * commit go into one deletion-vector file, written before the commit.
+ *
+ * <p>Remove actions and adds with a vector have no public builder in Kernel 4.4: they are made with
+ * its internal {@link AddFile} and {@link SingleAction}, whose rows the commit takes as they are.
+ * The remove and the re-add keep the file's row-tracking fields, as the protocol requires of a file
+ * committed again, and the re-add's statistics say {@code tightBounds: false}.
+ */
+final class UpsertActions {
+
+  private final List<Row> changedFiles;
+  private final List<LiveFile> changedEntries;
+  private final Map<Long, DeletionVectorDescriptor> newFileVectors;
+  private final CloseableIterable<Row> appends;
+  private final URI root;
+  private final List<LiveFile> addedEntries = new ArrayList<>();
+
+  private UpsertActions(
+      List<Row> changedFiles,
+      List<LiveFile> changedEntries,
+      Map<Long, DeletionVectorDescriptor> newFileVectors,
+      CloseableIterable<Row> appends,
+      URI root) {
+    this.changedFiles = changedFiles;
+    this.changedEntries = changedEntries;
+    this.newFileVectors = newFileVectors;
+    this.appends = appends;
+    this.root = root;
+  }
+
+  /**
+   * Plans the commit on {@code snapshot}, whose files {@code live} lists, and writes its deletion
+   * vectors.
+   *
+   * @throws RewrittenFileException when a delete points into a file the snapshot no longer has
+   */
+  static UpsertActions plan(
+      String tableName,
+      Configuration conf,
+      Snapshot snapshot,
+      LiveFiles live,
+      Iterable<DataFile> files,
+      CloseableIterable<Row> appends,
+      FileDeletes deletes) {
+    String tableRoot = snapshot.getPath();
+    Map<Long, DataFile> newFiles = new HashMap<>();
+    for (DataFile file : files) {
+      long id = FileIds.of(file.path());
+      if (deletes.byFile().containsKey(id)) {
+        newFiles.put(id, file);
+      }
+    }
+    List<LiveFile> touched = new ArrayList<>();
+    List<RowPositions> touchedVectors = new ArrayList<>();
+    Map<Long, RowPositions> newVectors = new HashMap<>();
+    for (Map.Entry<Long, RowPositions> entry : deletes.byFile().entrySet()) {
+      DataFile created = newFiles.get(entry.getKey());
+      if (created != null) {
+        checkPositions(tableName, created.path(), entry.getValue(), created.numRecords());
+        newVectors.put(entry.getKey(), entry.getValue());
+        continue;
+      }
+      LiveFile file = live.get(entry.getKey());
+      if (file == null) {
+        throw new RewrittenFileException(tableName, snapshot.getVersion());
+      }
+      long numRecords = DeletionVectors.numRecords(file.statsJson());
+      if (numRecords < 0) {
+        throw new IllegalStateException(
+            String.format(
+                "Data file %s of Delta table %s has no numRecords statistic, which a file with a"
+                    + " deletion vector must have; its rows cannot be updated or deleted",
+                file.path(), tableName));
+      }
+      RowPositions union = existingVector(tableName, conf, tableRoot, file);
+      long before = union.cardinality();
+      union.addAll(entry.getValue());
+      if (union.cardinality() == before) {
+        continue; // rows deleted already
+      }
+      checkPositions(tableName, file.path(), union, numRecords);
+      touched.add(file);
+      touchedVectors.add(union);
+    }
+
+    List<Row> changedFiles = new ArrayList<>();
+    List<LiveFile> changedEntries = new ArrayList<>();
+    Map<Long, DeletionVectorDescriptor> newFileVectors = new HashMap<>();
+    long now = System.currentTimeMillis();
+    try (DeletionVectorWriter writer = DeletionVectorWriter.create(conf, tableRoot)) {
+      for (int i = 0; i < touched.size(); i++) {
+        LiveFile file = touched.get(i);
+        DeletionVectorDescriptor vector = writer.write(touchedVectors.get(i));
+        LiveFile changed =
+            new LiveFile(
+                file.path(),
+                file.relativePath(),
+                file.partitionValues(),
+                file.size(),
+                file.modificationTime(),
+                DeletionVectors.withWideBounds(file.statsJson()),
+                vector,
+                file.tags(),
+                file.baseRowId(),
+                file.defaultRowCommitVersion());
+        changedFiles.add(
+            SingleAction.createRemoveFileSingleAction(
+                new AddFile(addRow(file)).toRemoveFileRow(true, Optional.of(now))));
+        changedFiles.add(SingleAction.createAddFileSingleAction(addRow(changed)));
+        changedEntries.add(changed);
+      }
+      for (Map.Entry<Long, RowPositions> entry : newVectors.entrySet()) {
+        newFileVectors.put(entry.getKey(), writer.write(entry.getValue()));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Cannot write the deletion vectors of a commit to Delta table " + tableName, e);
+    }
+    return new UpsertActions(
+        changedFiles, changedEntries, newFileVectors, appends, URI.create(tableRoot));
+  }
+
+  private static RowPositions existingVector(
+      String tableName, Configuration conf, String tableRoot, LiveFile file) {
+    if (file.deletionVector() == null) {
+      return new RowPositions();
+    }
+    try {
+      return DeletionVectorReader.read(conf, tableRoot, file.deletionVector());
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          String.format(
+              "Cannot read the deletion vector of data file %s of Delta table %s",
+              file.path(), tableName),
+          e);
+    }
+  }
+
+  private static void checkPositions(
+      String tableName, String path, RowPositions positions, long numRecords) {
+    if (!positions.isEmpty() && positions.last() >= numRecords) {
+      throw new IllegalStateException(
+          String.format(
+              "A delete in data file %s of Delta table %s points at row %d, but the file has %d"
+                  + " rows: the sink's key index does not match the table",
+              path, tableName, positions.last(), numRecords));
+    }
+  }
+
+  /** The commit's actions; each iteration starts afresh, as Kernel iterates more than once. */
+  CloseableIterable<Row> actions() {
+    return new CloseableIterable<>() {
+      @Override
+      public CloseableIterator<Row> iterator() {
+        addedEntries.clear();
+        CloseableIterator<Row> added = appends.iterator();
+        return new CloseableIterator<>() {
+          private int changed;
+
+          @Override
+          public boolean hasNext() {
+            return changed < changedFiles.size() || added.hasNext();
+          }
+
+          @Override
+          public Row next() {
+            if (changed < changedFiles.size()) {
+              return changedFiles.get(changed++);
+            }
+            if (!added.hasNext()) {
+              throw new NoSuchElementException();
+            }
+            return withVector(added.next());
+          }
+
+          @Override
+          public void close() throws IOException {
+            added.close();
+          }
+        };
+      }
+
+      @Override
+      public void close() throws IOException {
+        appends.close();
+      }
+    };
+  }
+
+  /** The files this commit re-added and added, as the next version lists them. */
+  List<LiveFile> changedEntries() {
+    List<LiveFile> all = new ArrayList<>(changedEntries);
+    all.addAll(addedEntries);
+    return all;
+  }
+
+  /** An append action, with its file's deletion vector when the checkpoint deleted rows in it. */
+  private Row withVector(Row action) {
+    if (action.isNullAt(SingleAction.ADD_FILE_ORDINAL)) {
+      return action;
+    }
+    AddFile add = new AddFile(action.getStruct(SingleAction.ADD_FILE_ORDINAL));
+    LiveFile entry = LiveFile.of(add, root);
+    DeletionVectorDescriptor vector = newFileVectors.get(entry.id());
+    if (vector == null) {
+      addedEntries.add(entry);
+      return action;
+    }
+    LiveFile withVector =
+        new LiveFile(
+            entry.path(),
+            entry.relativePath(),
+            entry.partitionValues(),
+            entry.size(),
+            entry.modificationTime(),
+            DeletionVectors.withWideBounds(entry.statsJson()),
+            vector,
+            entry.tags(),
+            entry.baseRowId(),
+            entry.defaultRowCommitVersion());
+    addedEntries.add(withVector);
+    return SingleAction.createAddFileSingleAction(addRow(withVector));
+  }
+
+  private static Row addRow(LiveFile file) {
+    return AddFile.createAddFileRow(
+        null,
+        file.path(),
+        VectorUtils.stringStringMapValue(file.partitionValues()),
+        file.size(),
+        file.modificationTime(),
+        true,
+        Optional.ofNullable(file.deletionVector()).map(DeletionVectors::toKernel),
+        Optional.ofNullable(file.tags()).map(VectorUtils::stringStringMapValue),
+        Optional.ofNullable(file.baseRowId()),
+        Optional.ofNullable(file.defaultRowCommitVersion()),
+        Optional.ofNullable(file.statsJson())
+            .map(
+                stats ->
+                    new SerializedStatistics(
+                        Math.max(0, DeletionVectors.numRecords(stats)), stats)));
+  }
+}

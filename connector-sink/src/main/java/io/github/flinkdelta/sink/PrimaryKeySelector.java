@@ -1,0 +1,22 @@
+package io.github.flinkdelta.sink;
+
+import io.github.flinkdelta.core.upsert.KeyColumns;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.table.data.RowData;
+
+/** Keys a row by its primary key ({@link KeyColumns}), so that each key has one owning writer. */
+final class PrimaryKeySelector implements KeySelector<RowData, String> {
+
+  private static final long serialVersionUID = 1L;
+
+  private final KeyColumns key;
+
+  PrimaryKeySelector(KeyColumns key) {
+    this.key = key;
+  }
+
+  @Override
+  public String getKey(RowData row) {
+    return key.keyOf(row);
+  }
+}

@@ -1,0 +1,109 @@
+package io.github.flinkdelta.it;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.types.RowKind;
+
+/**
+ * A changelog over a fixed key space, the same on every run: change {@code i} touches key {@code
+ * hash(i) % keys} and is a delete (10 %), an insert (20 %, often of a live key: a redelivered
+ * insert) or an update-after (70 %); an update or delete of an absent key happens too. The value is
+ * {@code i}, and the partition column {@code bucket} follows the value, so a key moves between
+ * partitions. {@link #expected} replays the changes into the rows the table must hold.
+ */
+final class Changelog implements java.io.Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  static final RowType TYPE =
+      RowType.of(
+          new LogicalType[] {
+            new BigIntType(false),
+            new IntType(),
+            new BigIntType(),
+            new VarCharType(VarCharType.MAX_LENGTH)
+          },
+          new String[] {"id", "bucket", "version", "payload"});
+
+  static final int BUCKETS = 3;
+
+  private final long keys;
+
+  Changelog(long keys) {
+    this.keys = keys;
+  }
+
+  RowData change(long i) {
+    long key = Math.floorMod(mix(i), keys);
+    int kind = (int) Math.floorMod(mix(i * 31 + 7), 10);
+    GenericRowData row =
+        GenericRowData.of(
+            key, (int) (i % BUCKETS), i, StringData.fromString("payload-" + i + "-of-" + key));
+    row.setRowKind(kind == 0 ? RowKind.DELETE : kind <= 2 ? RowKind.INSERT : RowKind.UPDATE_AFTER);
+    return row;
+  }
+
+  /**
+   * Changes {@code from} to {@code from + count - 1}, at {@code perSecond}, from one source reader
+   * so that the changes of a key keep their order on the way to its writer.
+   */
+  DataStream<RowData> source(
+      StreamExecutionEnvironment env, long from, long count, double perSecond) {
+    DataGeneratorSource<RowData> source =
+        new DataGeneratorSource<>(
+            i -> change(from + i),
+            count,
+            RateLimiterStrategy.perSecond(perSecond),
+            InternalTypeInfo.of(TYPE));
+    return env.fromSource(source, WatermarkStrategy.noWatermarks(), "changelog")
+        .setParallelism(1)
+        .uid("changelog");
+  }
+
+  /** The rows after changes {@code 0 .. count - 1}, by key. */
+  Map<Long, List<Object>> expected(long count) {
+    Map<Long, List<Object>> rows = new TreeMap<>();
+    for (long i = 0; i < count; i++) {
+      RowData change = change(i);
+      if (change.getRowKind() == RowKind.DELETE) {
+        rows.remove(change.getLong(0));
+      } else {
+        rows.put(
+            change.getLong(0),
+            List.of(
+                change.getLong(0),
+                change.getInt(1),
+                change.getLong(2),
+                change.getString(3).toString()));
+      }
+    }
+    return rows;
+  }
+
+  /** The rows of {@code expected} as a table read returns them. */
+  static List<List<Object>> rows(Map<Long, List<Object>> expected) {
+    return new ArrayList<>(expected.values());
+  }
+
+  private static long mix(long x) {
+    x = (x ^ (x >>> 33)) * 0xff51afd7ed558ccdL;
+    x = (x ^ (x >>> 33)) * 0xc4ceb9fe1a85ec53L;
+    return x ^ (x >>> 33);
+  }
+}
