@@ -27,20 +27,25 @@ public final class DeletionVectorWriter implements Closeable {
   /** The first byte of a DV file. */
   static final byte FORMAT_VERSION = 1;
 
+  /** DV offsets and sizes are 32-bit ints. */
+  private static final long MAX_LENGTH = Integer.MAX_VALUE;
+
   private static final int BUFFER_BYTES = 64 * 1024;
 
   private final Configuration conf;
   private final UUID id;
   private final Path file;
+  private final long maxLength;
   private DataOutputStream out;
   private long length;
   private boolean failed;
   private boolean closed;
 
-  private DeletionVectorWriter(Configuration conf, UUID id, Path file) {
+  private DeletionVectorWriter(Configuration conf, UUID id, Path file, long maxLength) {
     this.conf = conf;
     this.id = id;
     this.file = file;
+    this.maxLength = maxLength;
   }
 
   /**
@@ -48,8 +53,13 @@ public final class DeletionVectorWriter implements Closeable {
    * written until the first {@link #write}.
    */
   public static DeletionVectorWriter create(Configuration conf, String tableRoot) {
+    return create(conf, tableRoot, MAX_LENGTH);
+  }
+
+  /** A writer of files of at most {@code maxLength} bytes, for tests. */
+  static DeletionVectorWriter create(Configuration conf, String tableRoot, long maxLength) {
     UUID id = UUID.randomUUID();
-    return new DeletionVectorWriter(conf, id, new Path(tableRoot, fileName(id)));
+    return new DeletionVectorWriter(conf, id, new Path(tableRoot, fileName(id)), maxLength);
   }
 
   /**
@@ -73,7 +83,7 @@ public final class DeletionVectorWriter implements Closeable {
     byte[] data = positions.toBitmapData();
     long offset = Math.max(length, 1);
     long end = offset + 4 + data.length + 4;
-    if (end > Integer.MAX_VALUE) {
+    if (end > maxLength) {
       throw new IllegalStateException(
           String.format(
               "Deletion vector file %s would grow to %d bytes with a DV of %d bytes; DV offsets"

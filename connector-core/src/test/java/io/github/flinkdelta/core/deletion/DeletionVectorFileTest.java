@@ -171,6 +171,34 @@ class DeletionVectorFileTest {
   }
 
   @Test
+  void aDvThatWouldTakeTheFilePastItsLimitIsRefusedBeforeAnyByteIsWritten() throws IOException {
+    RowPositions small = RowPositionsTest.of(1);
+    int record = 4 + small.toBitmapData().length + 4;
+    DeletionVectorDescriptor first;
+    DeletionVectorDescriptor third;
+    String relativePath;
+    try (DeletionVectorWriter writer =
+        DeletionVectorWriter.create(conf, dir.toString(), 1 + 2L * record)) {
+      first = writer.write(small);
+      writer.write(RowPositionsTest.of(2));
+      assertThatThrownBy(() -> writer.write(RowPositionsTest.of(3)))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining(writer.relativePath())
+          .hasMessageContaining("stays under 2 GiB");
+      assertThat(writer.length()).isEqualTo(1 + 2L * record);
+      relativePath = writer.relativePath();
+    }
+    try (DeletionVectorWriter next = DeletionVectorWriter.create(conf, dir.toString())) {
+      third = next.write(RowPositionsTest.of(3));
+    }
+
+    assertThat(Files.size(dir.resolve(relativePath))).isEqualTo(1 + 2L * record);
+    assertThat(DeletionVectorReader.read(conf, dir.toString(), first)).isEqualTo(small);
+    assertThat(DeletionVectorReader.read(conf, dir.toString(), third))
+        .isEqualTo(RowPositionsTest.of(3));
+  }
+
+  @Test
   void readsARecordWrittenByHand() throws IOException {
     // The bytes of a file built from the protocol alone: version, then at offset 1 the size
     // (big-endian), the RoaringBitmapArray bytes (little-endian) and their CRC-32 (big-endian).
