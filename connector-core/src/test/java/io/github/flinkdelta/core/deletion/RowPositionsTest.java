@@ -96,6 +96,16 @@ class RowPositionsTest {
     assertThat(read.hashCode()).isEqualTo(added.hashCode());
     read.add(100_000);
     assertThat(read).isNotEqualTo(added);
+
+    // An array container (100 values) against the run container it is written as.
+    RowPositions small = new RowPositions();
+    for (long p = 500; p < 600; p++) {
+      small.add(p);
+    }
+    RowPositions smallRead = RowPositions.fromBitmapData(small.toBitmapData());
+    assertThat(small.toBitmapData().length).isLessThan(100);
+    assertThat(smallRead).isEqualTo(small).hasSameHashCodeAs(small);
+    assertThat(small).isEqualTo(smallRead);
   }
 
   @Test
