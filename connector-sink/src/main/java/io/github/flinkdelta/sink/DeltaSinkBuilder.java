@@ -239,6 +239,7 @@ public final class DeltaSinkBuilder {
     properties.putIfAbsent(COLUMN_MAPPING_MODE, "name");
     if (key != null) {
       properties.putIfAbsent(UpsertTables.DELETION_VECTORS, "true");
+      properties.putIfAbsent(UpsertTables.PRIMARY_KEY, UpsertTables.keyProperty(key.names()));
     }
     TableDefinition definition =
         new TableDefinition(DeltaTypes.toDeltaSchema(rowType), partitionColumns, properties);
@@ -265,6 +266,14 @@ public final class DeltaSinkBuilder {
           partitionColumns,
           options.get(DeltaSinkOptions.SCHEMA_EVOLUTION),
           options.get(DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING));
+      String mismatch =
+          UpsertTables.keyMismatch(
+              table.name(),
+              UpsertTables.recordedKey(table.snapshot().getTableProperties()),
+              key == null ? List.of() : key.names());
+      if (mismatch != null) {
+        throw new IllegalArgumentException(mismatch);
+      }
       if (key != null) {
         // Refused before anything changes as well: tables whose features forbid upserts.
         table.enableUpserts();
