@@ -82,6 +82,38 @@ abstract class UnityCatalogContract {
   }
 
   @Test
+  void upsertsIntoAManagedTableKeepOneRowPerKeyThroughTaskFailures() throws Exception {
+    String table =
+        catalog()
+            + "."
+            + schema()
+            + ".flink_upsert_"
+            + UUID.randomUUID().toString().replace("-", "");
+    Changelog changelog = new Changelog(200);
+    long changes = 4_000;
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(150).restarts(4).env();
+    changelog
+        .source(env, 0, changes, 4_000)
+        .map(new FailingMapper(injected, 2, 1_500))
+        .setParallelism(1)
+        .returns(InternalTypeInfo.of(Changelog.TYPE))
+        .sinkTo(
+            DeltaSink.builder()
+                .unityCatalog(connection())
+                .tableName(table)
+                .rowType(Changelog.TYPE)
+                .partitionColumns("bucket")
+                .primaryKey("id")
+                .hadoopOptions(storageOptions())
+                .build());
+    env.execute("contract: upserts");
+
+    assertThat(injected.count()).isEqualTo(2);
+    assertThat(CatalogReads.read(connection(), table, storageOptions()).rows())
+        .containsExactlyInAnyOrderElementsOf(Changelog.rows(changelog.expected(changes)));
+  }
+
+  @Test
   void sqlAlterTableIsACatalogCommitAndTheCatalogListsTheNewColumns() throws Exception {
     String name = "flink_delta_alter_" + UUID.randomUUID().toString().replace("-", "");
     String table = catalog() + "." + schema() + "." + name;
