@@ -97,7 +97,7 @@ final class UpsertActions {
       }
       LiveFile file = live.get(entry.getKey());
       if (file == null) {
-        throw new RewrittenFileException(tableName, snapshot.getVersion());
+        throw RewrittenFileException.removed(tableName, snapshot.getVersion());
       }
       long numRecords = DeletionVectors.numRecords(file.statsJson());
       if (numRecords < 0) {
@@ -110,8 +110,10 @@ final class UpsertActions {
       RowPositions union = existingVector(tableName, conf, tableRoot, file);
       long before = union.cardinality();
       union.addAll(entry.getValue());
-      if (union.cardinality() == before) {
-        continue; // rows deleted already
+      if (union.cardinality() != before + entry.getValue().cardinality()) {
+        // The index points at a row some other writer deleted: it may have written the key's row
+        // anew elsewhere (an UPDATE or MERGE), which this commit would double.
+        throw RewrittenFileException.rowsDeleted(tableName, snapshot.getVersion(), file.path());
       }
       checkPositions(tableName, file.path(), union, numRecords);
       touched.add(file);

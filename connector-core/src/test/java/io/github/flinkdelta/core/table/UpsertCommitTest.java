@@ -124,6 +124,28 @@ class UpsertCommitTest {
     }
   }
 
+  @Test
+  void rowsAnotherWriterDeletedAreNotDeletedAgainButRefused() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = create(path, Map.of())) {
+      DataFile file = writeRows(path, 0, 5).get(0);
+      TestTables.committed(table.commit("app", 1, List.of(file)));
+      // Another writer deletes row 3 (and may have written its key anew elsewhere).
+      TestTables.committed(table.commit("other", 1, List.of(), deletes(file, 3)));
+      long version = table.snapshot().getVersion();
+
+      CommitOutcome outcome = table.commit("app", 2, List.of(), deletes(file, 1, 3));
+
+      assertThat(outcome).isInstanceOf(CommitOutcome.Conflicted.class);
+      assertThat(((CommitOutcome.Conflicted) outcome).cause())
+          .isInstanceOf(RewrittenFileException.class)
+          .hasMessageContaining("another writer deleted rows of data file")
+          .hasMessageContaining(path);
+      assertThat(DeltaTableReader.version(path)).isEqualTo(version);
+      assertThat(ids(path)).containsExactlyInAnyOrder(0L, 1L, 2L, 4L);
+    }
+  }
+
   private DeltaTable create(String path, Map<String, String> properties) {
     Map<String, String> all = new java.util.HashMap<>(properties);
     all.put("delta.enableDeletionVectors", "true");
