@@ -258,14 +258,6 @@ public final class DeltaSinkBuilder {
       table.checkWritable();
       // Refused before anything changes: features of the table the sink cannot honour.
       TableFeatureChecks.check(table.name(), table.snapshot(), rowType);
-      // The table takes its new shape in versions of its own before any file of that shape is
-      // written: writers need the physical names and field ids the log gives new columns, and a
-      // version that only adds nullable columns or widens types changes no row a reader sees.
-      table.evolveFor(
-          rowType,
-          partitionColumns,
-          options.get(DeltaSinkOptions.SCHEMA_EVOLUTION),
-          options.get(DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING));
       String mismatch =
           UpsertTables.keyMismatch(
               table.name(),
@@ -276,6 +268,17 @@ public final class DeltaSinkBuilder {
       }
       if (key != null) {
         // Refused before anything changes as well: tables whose features forbid upserts.
+        table.checkUpserts();
+      }
+      // The table takes its new shape in versions of its own before any file of that shape is
+      // written: writers need the physical names and field ids the log gives new columns, and a
+      // version that only adds nullable columns or widens types changes no row a reader sees.
+      table.evolveFor(
+          rowType,
+          partitionColumns,
+          options.get(DeltaSinkOptions.SCHEMA_EVOLUTION),
+          options.get(DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING));
+      if (key != null) {
         table.enableUpserts();
       }
       layout = table.layoutFor(rowType, partitionColumns);

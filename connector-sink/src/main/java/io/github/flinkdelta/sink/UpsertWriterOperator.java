@@ -25,7 +25,6 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -212,7 +211,7 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
       return;
     }
     byte[] result = serializer.serialize(new DeltaWriteResult(completed, deletes));
-    output.collect(new StreamRecord<>(GenericRowData.of((Object) result)));
+    output.collect(new StreamRecord<>(WriteResultRows.of(result)));
     deletes = new FileDeletes();
   }
 

@@ -1,11 +1,14 @@
 package io.github.flinkdelta.core.table;
 
+import org.apache.flink.annotation.Internal;
+
 /**
  * An upsert commit would delete rows that another writer changed after the sink's key index pointed
  * at them: it removed or rewrote their data file (a compaction, a {@code DELETE}, {@code UPDATE} or
  * {@code MERGE} of another engine), or deleted the rows with a deletion vector of its own. The
  * commit writes nothing: applied, it could leave a key twice.
  */
+@Internal
 public final class RewrittenFileException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
