@@ -121,18 +121,7 @@ abstract class UnityCatalogContract {
     String table = catalog() + "." + schema() + "." + name;
     StreamTableEnvironment sql =
         StreamTableEnvironment.create(FLINK.job().checkpointEveryMillis(150).env());
-    sql.executeSql(
-        "CREATE CATALOG contract WITH ('type' = 'unitycatalog', 'uc.uri' = '"
-            + connection().endpoint()
-            + "', 'uc.token' = '"
-            + ((UnityCatalogConnection.StaticToken) connection().auth()).token().reveal()
-            + "', 'uc.commit-api' = '"
-            + connection().commitApi()
-            + "', 'catalog' = '"
-            + catalog()
-            + "'"
-            + hadoopOptions()
-            + ")");
+    createCatalog(sql);
     String path = "contract.`" + schema() + "`." + name;
     sql.executeSql(
         "CREATE TABLE " + path + " (k INT NOT NULL, n BIGINT, PRIMARY KEY (k) NOT ENFORCED)");
@@ -169,18 +158,7 @@ abstract class UnityCatalogContract {
     String name = "flink_delta_alter_" + UUID.randomUUID().toString().replace("-", "");
     String table = catalog() + "." + schema() + "." + name;
     TableEnvironment sql = TableEnvironment.create(EnvironmentSettings.inBatchMode());
-    sql.executeSql(
-        "CREATE CATALOG contract WITH ('type' = 'unitycatalog', 'uc.uri' = '"
-            + connection().endpoint()
-            + "', 'uc.token' = '"
-            + ((UnityCatalogConnection.StaticToken) connection().auth()).token().reveal()
-            + "', 'uc.commit-api' = '"
-            + connection().commitApi()
-            + "', 'catalog' = '"
-            + catalog()
-            + "'"
-            + hadoopOptions()
-            + ")");
+    createCatalog(sql);
     String path = "contract.`" + schema() + "`." + name;
     sql.executeSql(
         "CREATE TABLE "
@@ -260,6 +238,22 @@ abstract class UnityCatalogContract {
                 .hadoopOptions(storageOptions())
                 .build());
     env.execute("contract: schema evolution");
+  }
+
+  /** Creates the SQL catalog {@code contract} on the catalog under test. */
+  private void createCatalog(TableEnvironment sql) {
+    sql.executeSql(
+        "CREATE CATALOG contract WITH ('type' = 'unitycatalog', 'uc.uri' = '"
+            + connection().endpoint()
+            + "', 'uc.token' = '"
+            + ((UnityCatalogConnection.StaticToken) connection().auth()).token().reveal()
+            + "', 'uc.commit-api' = '"
+            + connection().commitApi()
+            + "', 'catalog' = '"
+            + catalog()
+            + "'"
+            + hadoopOptions()
+            + ")");
   }
 
   private String hadoopOptions() {
