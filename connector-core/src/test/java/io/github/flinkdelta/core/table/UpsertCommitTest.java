@@ -125,6 +125,34 @@ class UpsertCommitTest {
   }
 
   @Test
+  void aFileOfTheNullPartitionIsReAddedInIt() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    RowType partitioned =
+        RowType.of(
+            new LogicalType[] {new BigIntType(false), new BigIntType()}, new String[] {"id", "p"});
+    Map<String, String> properties = Map.of("delta.enableDeletionVectors", "true");
+    try (DeltaTable table = TestTables.create(path, partitioned, List.of("p"), properties)) {
+      List<RowData> rows = new ArrayList<>();
+      for (long i = 0; i < 4; i++) {
+        rows.add(GenericRowData.of(i, null));
+      }
+      DataFile file = TestTables.writeFiles(path, partitioned, List.of("p"), rows).get(0);
+      TestTables.committed(table.commit("app", 1, List.of(file)));
+
+      TestTables.committed(table.commit("app", 2, List.of(), deletes(file, 2)));
+
+      JsonNode add = only(actions(path, 2), "add");
+      assertThat(add.get("partitionValues").has("p")).isTrue();
+      assertThat(add.get("partitionValues").get("p").isNull()).isTrue();
+      assertThat(DeltaTableReader.readAll(path))
+          .containsExactlyInAnyOrder(
+              java.util.Arrays.asList(0L, null),
+              java.util.Arrays.asList(1L, null),
+              java.util.Arrays.asList(3L, null));
+    }
+  }
+
+  @Test
   void rowsAnotherWriterDeletedAreNotDeletedAgainButRefused() throws Exception {
     String path = dir.resolve("t").toUri().toString();
     try (DeltaTable table = create(path, Map.of())) {
