@@ -1,0 +1,242 @@
+package io.github.flinkdelta.it;
+
+import io.delta.kernel.Operation;
+import io.delta.kernel.Scan;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.internal.InternalScanFileUtils;
+import io.delta.kernel.internal.actions.AddFile;
+import io.delta.kernel.internal.actions.SingleAction;
+import io.delta.kernel.internal.data.ScanStateRow;
+import io.delta.kernel.internal.util.Utils;
+import io.delta.kernel.statistics.DataFileStatistics;
+import io.delta.kernel.types.IntegerType;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterable;
+import io.delta.kernel.utils.CloseableIterator;
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Another writer of a path table that rewrites or removes its data files, as a compaction, or a
+ * {@code DELETE} of another engine, would: one Kernel commit of {@code remove} actions, with {@code
+ * add} actions of the files' new copies for a rewrite. Remove actions have no public builder in
+ * Kernel 4.4, so they are made with its internal {@link AddFile}, as the sink's own upsert commits
+ * are; tests only.
+ */
+final class FileRewrites {
+
+  private static final String ENGINE_INFO = "another-writer";
+
+  private FileRewrites() {}
+
+  /** The live rows (deletion vectors applied) of each data file of the table, by add path. */
+  static Map<String, List<List<Object>>> rowsByFile(String table) {
+    Engine engine = engine();
+    Snapshot snapshot = TableManager.loadSnapshot(table).build(engine);
+    Scan scan = snapshot.getScanBuilder().build();
+    Row scanState = scan.getScanState(engine);
+    StructType physical = ScanStateRow.getPhysicalDataReadSchema(scanState);
+    Map<String, List<List<Object>>> files = new LinkedHashMap<>();
+    try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine)) {
+      while (batches.hasNext()) {
+        try (CloseableIterator<Row> scanFiles = batches.next().getRows()) {
+          while (scanFiles.hasNext()) {
+            Row scanFile = scanFiles.next();
+            List<List<Object>> rows = new ArrayList<>();
+            files.put(addOf(scanFile).getPath(), rows);
+            CloseableIterator<ColumnarBatch> data =
+                engine
+                    .getParquetHandler()
+                    .readParquetFiles(
+                        Utils.singletonCloseableIterator(
+                            InternalScanFileUtils.getAddFileStatus(scanFile)),
+                        physical,
+                        Optional.empty())
+                    .map(result -> result.getData());
+            try (CloseableIterator<FilteredColumnarBatch> logical =
+                Scan.transformPhysicalData(engine, scanState, scanFile, data)) {
+              while (logical.hasNext()) {
+                try (CloseableIterator<Row> batch = logical.next().getRows()) {
+                  while (batch.hasNext()) {
+                    rows.add(values(batch.next()));
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return files;
+  }
+
+  /**
+   * Rewrites the data file {@code path} (as its add action names it) under a new name in the same
+   * directory: a copy of its bytes, committed as a remove of the file and an add of the copy, both
+   * {@code dataChange = false}, the copy with the file's deletion vector and statistics. The rows
+   * the table reads stay the same; their file is another.
+   *
+   * @return the new file's path and the version that holds it
+   */
+  static Rewrite move(String table, String path) {
+    Engine engine = engine();
+    Snapshot snapshot = TableManager.loadSnapshot(table).build(engine);
+    AddFile add = liveFile(engine, snapshot, path);
+    String directory = path.contains("/") ? path.substring(0, path.lastIndexOf('/') + 1) : "";
+    String copy = directory + "rewritten-" + UUID.randomUUID() + ".parquet";
+    Path root = Path.of(URI.create(snapshot.getPath()));
+    long modified;
+    try {
+      Path target = root.resolve(decoded(copy));
+      Files.copy(root.resolve(decoded(path)), target);
+      modified = Files.getLastModifiedTime(target).toMillis();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Row copied =
+        AddFile.createAddFileRow(
+            null,
+            copy,
+            add.getPartitionValues(),
+            add.getSize(),
+            modified,
+            false,
+            add.getDeletionVector(),
+            add.getTags(),
+            add.getBaseRowId(),
+            add.getDefaultRowCommitVersion(),
+            add.getStatsJson()
+                .map(json -> new RawStatistics(add.getNumRecords().orElse(0L), json)));
+    long version =
+        commit(
+            engine,
+            snapshot,
+            List.of(
+                SingleAction.createRemoveFileSingleAction(
+                    add.toRemoveFileRow(false, Optional.of(System.currentTimeMillis()))),
+                SingleAction.createAddFileSingleAction(copied)));
+    return new Rewrite(copy, version);
+  }
+
+  /** The new file of a rewrite, and the version that committed it. */
+  record Rewrite(String path, long version) {}
+
+  /**
+   * Removes the data file {@code path} (as its add action names it) from the table, with {@code
+   * dataChange = true}: its rows are deleted, as by another engine's {@code DELETE}.
+   *
+   * @return the version that removed it
+   */
+  static long remove(String table, String path) {
+    Engine engine = engine();
+    Snapshot snapshot = TableManager.loadSnapshot(table).build(engine);
+    AddFile add = liveFile(engine, snapshot, path);
+    return commit(
+        engine,
+        snapshot,
+        List.of(
+            SingleAction.createRemoveFileSingleAction(
+                add.toRemoveFileRow(true, Optional.of(System.currentTimeMillis())))));
+  }
+
+  private static long commit(Engine engine, Snapshot snapshot, List<Row> actions) {
+    Transaction txn =
+        snapshot.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine);
+    return txn.commit(
+            engine,
+            CloseableIterable.inMemoryIterable(Utils.toCloseableIterator(actions.iterator())))
+        .getVersion();
+  }
+
+  private static AddFile liveFile(Engine engine, Snapshot snapshot, String path) {
+    try (CloseableIterator<FilteredColumnarBatch> batches =
+        snapshot.getScanBuilder().build().getScanFiles(engine, true)) {
+      while (batches.hasNext()) {
+        try (CloseableIterator<Row> scanFiles = batches.next().getRows()) {
+          while (scanFiles.hasNext()) {
+            AddFile add = addOf(scanFiles.next());
+            if (add.getPath().equals(path)) {
+              return add;
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    throw new AssertionError("version " + snapshot.getVersion() + " has no data file " + path);
+  }
+
+  private static AddFile addOf(Row scanFile) {
+    return new AddFile(scanFile.getStruct(scanFile.getSchema().indexOf("add")));
+  }
+
+  private static String decoded(String path) {
+    try {
+      return new URI(path).getPath();
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException(path, e);
+    }
+  }
+
+  private static Engine engine() {
+    return DefaultEngine.create(HadoopConfigurations.of(Map.of()));
+  }
+
+  /** The columns of a {@link Changelog} row: BIGINT, INT, BIGINT, STRING. */
+  private static List<Object> values(Row row) {
+    List<Object> values = new ArrayList<>();
+    for (int i = 0; i < row.getSchema().length(); i++) {
+      var type = row.getSchema().at(i).getDataType();
+      if (row.isNullAt(i)) {
+        values.add(null);
+      } else if (type instanceof LongType) {
+        values.add(row.getLong(i));
+      } else if (type instanceof IntegerType) {
+        values.add(row.getInt(i));
+      } else if (type instanceof StringType) {
+        values.add(row.getString(i));
+      } else {
+        throw new IllegalArgumentException("not a column of a changelog row: " + type);
+      }
+    }
+    return values;
+  }
+
+  /** A file's statistics as the log holds them, handed to the new add unchanged. */
+  private static final class RawStatistics extends DataFileStatistics {
+    private final String json;
+
+    RawStatistics(long numRecords, String json) {
+      super(numRecords, Map.of(), Map.of(), Map.of(), Optional.empty());
+      this.json = json;
+    }
+
+    @Override
+    public String serializeAsJson(StructType physicalSchema) {
+      return json;
+    }
+  }
+}
