@@ -29,6 +29,8 @@ final class ChaosUpsertRun {
   /** Keys the changelog touches: a few hundred, so that most changes replace a live row. */
   static final long KEYS = 300;
 
+  private static final long EXTRA_CHANGES = 2_000;
+
   private static final String TOKEN = "chaos-token";
 
   private final FlinkCluster flink;
@@ -70,7 +72,9 @@ final class ChaosUpsertRun {
   Result run(long seed) throws Exception {
     ChaosSchedule schedule = ChaosSchedule.of(seed);
     Changelog changelog = new Changelog(KEYS, seed);
-    long changes = schedule.rows();
+    // 5 s of changes more than the plan's rows: commits that delete rows of the files committed
+    // under the faults come after the last of them too.
+    long changes = schedule.rows() + EXTRA_CHANGES;
     String prefix = "upsert-" + Long.toHexString(seed);
     int firstKey = storage.keysVended();
     FaultCounter writerFailures = FaultCounter.in(shared);
