@@ -132,8 +132,8 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
     long records = committable.files().numRecords();
     metrics.committed(outcome, durationMs, committable.files().size(), records);
     LOG.info(
-        "Committed {} version {} (checkpoint {}, appId {}, {} files, {} rows, {} bytes) in {} ms"
-            + " (publish {} ms)",
+        "Committed {} version {} (checkpoint {}, appId {}, {} files, {} rows, {} bytes, {} rows"
+            + " deleted) in {} ms (publish {} ms)",
         config.tableName(),
         outcome.tableVersion(),
         committable.checkpointId(),
@@ -141,6 +141,7 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
         committable.files().size(),
         records,
         committable.files().sizeBytes(),
+        committable.deletes().count(),
         durationMs,
         outcome.publishMillis());
     reloadIfDue();

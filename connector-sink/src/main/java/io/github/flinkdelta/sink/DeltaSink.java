@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.time.Clock;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.SinkWriter;
@@ -64,9 +63,7 @@ public final class DeltaSink extends FlinkCompat.SinkBase<RowData>
       SingleOutputStreamOperator<RowData> written =
           rows.keyBy(new PrimaryKeySelector(config.primaryKey()))
               .transform(
-                  "Delta upsert writer",
-                  TypeInformation.of(RowData.class),
-                  new UpsertWriterOperator(config))
+                  "Delta upsert writer", WriteResultRows.TYPE, new UpsertWriterOperator(config))
               .setDescription("Delta upsert writer of " + config.tableName());
       if (uidPrefix != null) {
         written.uid(uidPrefix + "-upsert-writer");

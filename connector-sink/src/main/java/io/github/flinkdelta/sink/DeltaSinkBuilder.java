@@ -239,6 +239,7 @@ public final class DeltaSinkBuilder {
     properties.putIfAbsent(COLUMN_MAPPING_MODE, "name");
     if (key != null) {
       properties.putIfAbsent(UpsertTables.DELETION_VECTORS, "true");
+      properties.putIfAbsent(UpsertTables.PRIMARY_KEY, UpsertTables.keyProperty(key.names()));
     }
     TableDefinition definition =
         new TableDefinition(DeltaTypes.toDeltaSchema(rowType), partitionColumns, properties);
@@ -257,6 +258,18 @@ public final class DeltaSinkBuilder {
       table.checkWritable();
       // Refused before anything changes: features of the table the sink cannot honour.
       TableFeatureChecks.check(table.name(), table.snapshot(), rowType);
+      String mismatch =
+          UpsertTables.keyMismatch(
+              table.name(),
+              UpsertTables.recordedKey(table.snapshot().getTableProperties()),
+              key == null ? List.of() : key.names());
+      if (mismatch != null) {
+        throw new IllegalArgumentException(mismatch);
+      }
+      if (key != null) {
+        // Refused before anything changes as well: tables whose features forbid upserts.
+        table.checkUpserts();
+      }
       // The table takes its new shape in versions of its own before any file of that shape is
       // written: writers need the physical names and field ids the log gives new columns, and a
       // version that only adds nullable columns or widens types changes no row a reader sees.
@@ -266,7 +279,6 @@ public final class DeltaSinkBuilder {
           options.get(DeltaSinkOptions.SCHEMA_EVOLUTION),
           options.get(DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING));
       if (key != null) {
-        // Refused before anything changes as well: tables whose features forbid upserts.
         table.enableUpserts();
       }
       layout = table.layoutFor(rowType, partitionColumns);

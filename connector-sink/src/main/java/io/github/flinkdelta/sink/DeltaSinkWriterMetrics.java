@@ -20,14 +20,39 @@ final class DeltaSinkWriterMetrics {
   private volatile long lastFlushDurationMs = -1;
 
   DeltaSinkWriterMetrics(SinkWriterMetricGroup metrics, String table, PartitionedDataWriter files) {
-    this.recordsOut = metrics.getNumRecordsSendCounter();
-    this.bytesOut = metrics.getNumBytesSendCounter();
-    MetricGroup delta = metrics.addGroup("delta").addGroup("table", table);
+    this(
+        metrics.getNumRecordsSendCounter(),
+        metrics.getNumBytesSendCounter(),
+        deltaGroup(metrics, table),
+        files);
+  }
+
+  private DeltaSinkWriterMetrics(
+      Counter recordsOut, Counter bytesOut, MetricGroup delta, PartitionedDataWriter files) {
+    this.recordsOut = recordsOut;
+    this.bytesOut = bytesOut;
     this.filesWritten = delta.counter("numDataFilesWritten");
     this.dataBytesWritten = delta.counter("numDataBytesWritten");
     delta.gauge("openFiles", files::openFileCount);
     delta.gauge("bufferedBytes", files::bufferedBytes);
     delta.gauge("lastFlushDurationMs", () -> lastFlushDurationMs);
+  }
+
+  /**
+   * The metrics of an upsert sink's writer, an operator before the sink: the same under {@code
+   * delta} / {@code table=<name>}, where the rows written and the bytes of completed files are
+   * counted as {@code numRowsWritten} and {@code numBytesWritten}.
+   */
+  static DeltaSinkWriterMetrics ofUpsertWriter(
+      MetricGroup operator, String table, PartitionedDataWriter files) {
+    MetricGroup delta = deltaGroup(operator, table);
+    return new DeltaSinkWriterMetrics(
+        delta.counter("numRowsWritten"), delta.counter("numBytesWritten"), delta, files);
+  }
+
+  /** The group {@code delta} / {@code table=<name>} under {@code metrics}. */
+  static MetricGroup deltaGroup(MetricGroup metrics, String table) {
+    return metrics.addGroup("delta").addGroup("table", table);
   }
 
   void recordWritten() {

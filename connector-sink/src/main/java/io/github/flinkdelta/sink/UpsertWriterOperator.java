@@ -25,7 +25,6 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,7 +62,7 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
   private transient long indexVersion;
   private transient FileDeletes deletes;
   private transient DeltaWriteResultSerializer serializer;
-  private transient Counter upserted;
+  private transient DeltaSinkWriterMetrics metrics;
   private transient Counter deleted;
 
   UpsertWriterOperator(DeltaSinkConfig config) {
@@ -145,8 +144,6 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
   public void open() throws Exception {
     super.open();
     serializer = new DeltaWriteResultSerializer();
-    upserted = getMetricGroup().counter("deltaRowsUpserted");
-    deleted = getMetricGroup().counter("deltaRowsDeleted");
     // A fresh prefix per writer instance keeps file names unique across subtasks and restarts.
     String prefix =
         String.format(
@@ -162,6 +159,10 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
               prefix,
               false);
     }
+    metrics = DeltaSinkWriterMetrics.ofUpsertWriter(getMetricGroup(), config.tableName(), files);
+    deleted =
+        DeltaSinkWriterMetrics.deltaGroup(getMetricGroup(), config.tableName())
+            .counter("numRowsDeleted");
   }
 
   @Override
@@ -178,7 +179,7 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
           location = files.append(row);
         }
         index.update(IndexEntries.encode(location.fileId(), location.position()));
-        upserted.inc();
+        metrics.recordWritten();
       }
       case DELETE, UPDATE_BEFORE -> {
         // An UPDATE_BEFORE retracts the key's row; the UPDATE_AFTER that follows writes it anew.
@@ -205,14 +206,17 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
   /** Completes the open files and sends them, with the deletes, on to the sink's writer. */
   private void handOver() throws IOException {
     DataFiles completed;
+    long started = System.nanoTime();
     try (var loader = ConnectorClassLoader.enter()) {
       completed = files.flush();
     }
+    metrics.flushed((System.nanoTime() - started) / 1_000_000);
+    metrics.filesCompleted(completed);
     if (completed.isEmpty() && deletes.isEmpty()) {
       return;
     }
     byte[] result = serializer.serialize(new DeltaWriteResult(completed, deletes));
-    output.collect(new StreamRecord<>(GenericRowData.of((Object) result)));
+    output.collect(new StreamRecord<>(WriteResultRows.of(result)));
     deletes = new FileDeletes();
   }
 

@@ -10,6 +10,7 @@ import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.types.UnsupportedColumnTypeException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.DayTimeIntervalType;
 import org.apache.flink.table.types.logical.IntType;
@@ -174,6 +175,78 @@ class DeltaSinkBuilderTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("Cannot write to Delta table location " + table)
         .hasMessageContaining("permissions");
+  }
+
+  @Test
+  void aSinkWithAKeyCreatesATableWithDeletionVectorsThatRecordsTheKey() {
+    String table = table("keyed");
+    DeltaSink.builder().tablePath(table).rowType(TYPE).primaryKey("ID").build();
+
+    try (DeltaTable delta = open(table)) {
+      assertThat(delta.snapshot().getTableProperties())
+          .containsEntry("delta.enableDeletionVectors", "true")
+          .containsEntry("flink.primary-key", "id");
+    }
+    // The recorded key stands: no key, or another one, is refused.
+    assertThatThrownBy(() -> DeltaSink.builder().tablePath(table).rowType(TYPE).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("records the primary key (id)")
+        .hasMessageContaining(table);
+    assertThatThrownBy(
+            () -> DeltaSink.builder().tablePath(table).rowType(TYPE).primaryKey("name").build())
+        .hasMessageContaining("keyed by (name)");
+  }
+
+  @Test
+  void aKeyOnATableWithoutDeletionVectorsEnablesThemInAVersionOfItsOwn() {
+    String table = table("plain");
+    DeltaSink.builder().tablePath(table).rowType(TYPE).build();
+    long before;
+    try (DeltaTable delta = open(table)) {
+      before = delta.snapshot().getVersion();
+    }
+
+    DeltaSink.builder().tablePath(table).rowType(TYPE).primaryKey("id").build();
+
+    try (DeltaTable delta = open(table)) {
+      assertThat(delta.snapshot().getVersion()).isEqualTo(before + 1);
+      assertThat(delta.snapshot().getTableProperties())
+          .containsEntry("delta.enableDeletionVectors", "true");
+    }
+  }
+
+  @Test
+  void tablesWhoseFeaturesForbidUpsertsAreRefusedWithTheProperty() {
+    for (String property : List.of("delta.enableChangeDataFeed", "delta.appendOnly")) {
+      String table = table(property);
+      DeltaSink.builder().tablePath(table).rowType(TYPE).tableProperty(property, "true").build();
+      assertThatThrownBy(
+              () -> DeltaSink.builder().tablePath(table).rowType(TYPE).primaryKey("id").build())
+          .as(property)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining(property)
+          .hasMessageContaining(table);
+    }
+  }
+
+  @Test
+  void aKeyColumnTheRowsLackIsNamed() {
+    assertThatThrownBy(
+            () ->
+                DeltaSink.builder()
+                    .tablePath(table("nokey"))
+                    .rowType(TYPE)
+                    .primaryKey("order_id")
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Primary key column 'order_id'")
+        .hasMessageContaining("name a column the rows have");
+  }
+
+  private static DeltaTable open(String table) {
+    return DeltaTable.open(
+        TableRequest.of(
+            new PathTableLocator(table), DeltaSinkConfig.hadoopConf(java.util.Map.of())));
   }
 
   private String table(String name) {

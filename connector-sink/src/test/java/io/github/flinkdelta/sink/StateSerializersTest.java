@@ -3,6 +3,7 @@ package io.github.flinkdelta.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.DataFiles;
 import java.io.IOException;
@@ -42,19 +43,39 @@ class StateSerializersTest {
                           + "\"}}"))));
 
   @Test
-  void version3GoldenBytesDecodeAndRoundTrip() throws IOException {
+  void version3GoldenBytesStillDecodeAsStateWithoutDeletes() throws IOException {
     DeltaCommittableSerializer committables = new DeltaCommittableSerializer();
     DeltaWriteResultSerializer results = new DeltaWriteResultSerializer();
     DeltaWriteResult result = new DeltaWriteResult(COMMITTABLE.files());
-    assertThat(committables.getVersion()).isEqualTo(3);
-    assertThat(results.getVersion()).isEqualTo(3);
+    assertThat(committables.getVersion()).isEqualTo(4);
+    assertThat(results.getVersion()).isEqualTo(4);
 
     assertThat(committables.deserialize(3, golden("delta-committable-v3.bin")))
         .isEqualTo(COMMITTABLE);
     assertThat(results.deserialize(3, golden("delta-write-result-v3.bin"))).isEqualTo(result);
-    assertThat(committables.deserialize(3, committables.serialize(COMMITTABLE)))
+    assertThat(committables.deserialize(4, committables.serialize(COMMITTABLE)))
         .isEqualTo(COMMITTABLE);
-    assertThat(results.deserialize(3, results.serialize(result))).isEqualTo(result);
+    assertThat(results.deserialize(4, results.serialize(result))).isEqualTo(result);
+  }
+
+  @Test
+  void deletesOfUpsertsRoundTrip() throws IOException {
+    FileDeletes deletes = new FileDeletes();
+    deletes.add(17L, 3);
+    deletes.add(17L, 1L << 40);
+    deletes.add(-5L, 0);
+    DeltaCommittable committable = new DeltaCommittable("app", 11, COMMITTABLE.files(), deletes);
+    DeltaCommittableSerializer committables = new DeltaCommittableSerializer();
+    DeltaWriteResultSerializer results = new DeltaWriteResultSerializer();
+
+    DeltaCommittable read = committables.deserialize(4, committables.serialize(committable));
+    DeltaWriteResult result =
+        results.deserialize(4, results.serialize(new DeltaWriteResult(DataFiles.empty(), deletes)));
+
+    assertThat(read).isEqualTo(committable);
+    assertThat(read.deletes().count()).isEqualTo(3);
+    assertThat(result.deletes()).isEqualTo(deletes);
+    assertThat(result.files().isEmpty()).isTrue();
   }
 
   @Test
@@ -141,11 +162,11 @@ class StateSerializersTest {
     byte[] committable = new DeltaCommittableSerializer().serialize(COMMITTABLE);
     byte[] result =
         new DeltaWriteResultSerializer().serialize(new DeltaWriteResult(COMMITTABLE.files()));
-    for (int version : new int[] {1, 2, 4, 7}) {
+    for (int version : new int[] {1, 2, 5, 7}) {
       assertThatThrownBy(() -> new DeltaCommittableSerializer().deserialize(version, committable))
           .isInstanceOf(IOException.class)
           .hasMessageContaining("Delta committable state version " + version)
-          .hasMessageContaining("reads version 3")
+          .hasMessageContaining("reads versions 3 and 4")
           .hasMessageContaining("Restore with the connector version that wrote it");
       assertThatThrownBy(() -> new DeltaWriteResultSerializer().deserialize(version, result))
           .isInstanceOf(IOException.class)

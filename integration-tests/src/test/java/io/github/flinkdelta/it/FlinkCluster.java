@@ -4,6 +4,7 @@ import java.time.Duration;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -98,6 +99,7 @@ final class FlinkCluster
     private int parallelism = 2;
     private String savepoint;
     private String retainedCheckpoints;
+    private boolean genericTypes = true;
 
     private Job() {}
 
@@ -133,8 +135,15 @@ final class FlinkCluster
       return this;
     }
 
+    /** Refuses Kryo: every type of the job needs a serializer of its own. */
+    Job withoutGenericTypes() {
+      this.genericTypes = false;
+      return this;
+    }
+
     StreamExecutionEnvironment env() {
       Configuration conf = new Configuration();
+      conf.set(PipelineOptions.GENERIC_TYPES, genericTypes);
       if (savepoint != null) {
         conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
       }

@@ -12,6 +12,8 @@ import java.util.UUID;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
@@ -82,22 +84,81 @@ abstract class UnityCatalogContract {
   }
 
   @Test
+  void upsertsIntoAManagedTableKeepOneRowPerKeyThroughTaskFailures() throws Exception {
+    String table =
+        catalog()
+            + "."
+            + schema()
+            + ".flink_upsert_"
+            + UUID.randomUUID().toString().replace("-", "");
+    Changelog changelog = new Changelog(200);
+    long changes = 4_000;
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(150).restarts(4).env();
+    changelog
+        .source(env, 0, changes, 4_000)
+        .map(new FailingMapper(injected, 2, 1_500))
+        .setParallelism(1)
+        .returns(InternalTypeInfo.of(Changelog.TYPE))
+        .sinkTo(
+            DeltaSink.builder()
+                .unityCatalog(connection())
+                .tableName(table)
+                .rowType(Changelog.TYPE)
+                .partitionColumns("bucket")
+                .primaryKey("id")
+                .hadoopOptions(storageOptions())
+                .build());
+    env.execute("contract: upserts");
+
+    assertThat(injected.count()).isEqualTo(2);
+    assertThat(CatalogReads.read(connection(), table, storageOptions()).rows())
+        .containsExactlyInAnyOrderElementsOf(Changelog.rows(changelog.expected(changes)));
+  }
+
+  @Test
+  void aSqlTableCreatedWithAKeyRecordsItAndTakesAnUpdatingQuery() throws Exception {
+    String name = "flink_delta_keyed_" + UUID.randomUUID().toString().replace("-", "");
+    String table = catalog() + "." + schema() + "." + name;
+    StreamTableEnvironment sql =
+        StreamTableEnvironment.create(FLINK.job().checkpointEveryMillis(150).env());
+    createCatalog(sql);
+    String path = "contract.`" + schema() + "`." + name;
+    sql.executeSql(
+        "CREATE TABLE " + path + " (k INT NOT NULL, n BIGINT, PRIMARY KEY (k) NOT ENFORCED)");
+    sql.executeSql(
+            "INSERT INTO "
+                + path
+                + " SELECT k, COUNT(*) FROM (VALUES (1), (2), (1), (3), (1), (2)) AS v(k) GROUP BY k")
+        .await();
+    // A second job, without the key in its statement, finds it in the catalog.
+    sql.executeSql(
+            "INSERT INTO "
+                + path
+                + " SELECT k, -COUNT(*) FROM (VALUES (2), (4)) AS v(k) GROUP BY k")
+        .await();
+
+    assertThat(
+            sql.getCatalog("contract")
+                .orElseThrow()
+                .getTable(new ObjectPath(schema(), name))
+                .getUnresolvedSchema()
+                .getPrimaryKey())
+        .hasValueSatisfying(key -> assertThat(key.getColumnNames()).containsExactly("k"));
+    assertThat(CatalogReads.read(connection(), table, storageOptions()).rows())
+        .containsExactlyInAnyOrder(
+            Arrays.asList(1, 3L),
+            Arrays.asList(2, -1L),
+            Arrays.asList(3, 1L),
+            Arrays.asList(4, -1L));
+    sql.executeSql("DROP TABLE " + path);
+  }
+
+  @Test
   void sqlAlterTableIsACatalogCommitAndTheCatalogListsTheNewColumns() throws Exception {
     String name = "flink_delta_alter_" + UUID.randomUUID().toString().replace("-", "");
     String table = catalog() + "." + schema() + "." + name;
     TableEnvironment sql = TableEnvironment.create(EnvironmentSettings.inBatchMode());
-    sql.executeSql(
-        "CREATE CATALOG contract WITH ('type' = 'unitycatalog', 'uc.uri' = '"
-            + connection().endpoint()
-            + "', 'uc.token' = '"
-            + ((UnityCatalogConnection.StaticToken) connection().auth()).token().reveal()
-            + "', 'uc.commit-api' = '"
-            + connection().commitApi()
-            + "', 'catalog' = '"
-            + catalog()
-            + "'"
-            + hadoopOptions()
-            + ")");
+    createCatalog(sql);
     String path = "contract.`" + schema() + "`." + name;
     sql.executeSql(
         "CREATE TABLE "
@@ -177,6 +238,22 @@ abstract class UnityCatalogContract {
                 .hadoopOptions(storageOptions())
                 .build());
     env.execute("contract: schema evolution");
+  }
+
+  /** Creates the SQL catalog {@code contract} on the catalog under test. */
+  private void createCatalog(TableEnvironment sql) {
+    sql.executeSql(
+        "CREATE CATALOG contract WITH ('type' = 'unitycatalog', 'uc.uri' = '"
+            + connection().endpoint()
+            + "', 'uc.token' = '"
+            + ((UnityCatalogConnection.StaticToken) connection().auth()).token().reveal()
+            + "', 'uc.commit-api' = '"
+            + connection().commitApi()
+            + "', 'catalog' = '"
+            + catalog()
+            + "'"
+            + hadoopOptions()
+            + ")");
   }
 
   private String hadoopOptions() {

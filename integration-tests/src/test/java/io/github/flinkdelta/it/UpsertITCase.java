@@ -86,12 +86,14 @@ class UpsertITCase {
   }
 
   @Test
-  void parallelismOneHoldsTheLastValueOfEveryKey() throws Exception {
+  void parallelismOneWithoutGenericTypesHoldsTheLastValueOfEveryKey() throws Exception {
     String table = dir.resolve("p1").toUri().toString();
     Changelog changelog = new Changelog(50);
     long changes = 5_000;
 
-    StreamExecutionEnvironment env = FLINK.job().parallelism(1).checkpointEveryMillis(100).env();
+    // No Kryo anywhere: the sink's inner types have serializers of their own.
+    StreamExecutionEnvironment env =
+        FLINK.job().parallelism(1).checkpointEveryMillis(100).withoutGenericTypes().env();
     changelog.source(env, 0, changes, 5_000).sinkTo(sink(table).build());
     env.execute("upserts, parallelism 1");
 

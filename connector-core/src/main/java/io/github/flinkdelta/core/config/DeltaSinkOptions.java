@@ -117,7 +117,8 @@ public final class DeltaSinkOptions {
               "NONE keeps rows on the subtask that produced them. HASH keys rows by their"
                   + " partition values before the writers, so each partition has one open file"
                   + " at a time across the job instead of one per subtask; it costs a network"
-                  + " shuffle. Unpartitioned tables ignore it.");
+                  + " shuffle. Unpartitioned tables ignore it, and so does a sink with a primary"
+                  + " key, whose rows always go by a hash of the key.");
 
   /** How the sink reconciles the rows' columns with the table's schema. */
   public enum SchemaEvolution {

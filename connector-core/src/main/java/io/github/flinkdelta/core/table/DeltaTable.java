@@ -181,6 +181,18 @@ public final class DeltaTable implements AutoCloseable {
   }
 
   /**
+   * Fails when the table's features forbid upserts (see {@link UpsertTables#problems}).
+   *
+   * @throws IllegalArgumentException naming the table property that stands in the way
+   */
+  public void checkUpserts() {
+    List<String> problems = UpsertTables.problems(name(), snapshots.current().getTableProperties());
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(String.join("\n", problems));
+    }
+  }
+
+  /**
    * Makes the table take upserts: refuses tables whose features a commit with deletion vectors
    * would break, and enables deletion vectors (in a version of its own) when they are off.
    *
@@ -188,12 +200,8 @@ public final class DeltaTable implements AutoCloseable {
    * @throws IllegalArgumentException naming the table property that stands in the way
    */
   public long enableUpserts() {
-    Map<String, String> properties = snapshots.current().getTableProperties();
-    List<String> problems = UpsertTables.problems(name(), properties);
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException(String.join("\n", problems));
-    }
-    if (UpsertTables.deletionVectorsOn(properties)) {
+    checkUpserts();
+    if (UpsertTables.deletionVectorsOn(snapshots.current().getTableProperties())) {
       return -1;
     }
     long version = updateProperties(Map.of(UpsertTables.DELETION_VECTORS, "true"));

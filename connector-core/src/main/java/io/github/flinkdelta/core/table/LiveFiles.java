@@ -9,6 +9,7 @@ import io.delta.kernel.internal.actions.AddFile;
 import io.delta.kernel.internal.util.VectorUtils;
 import io.delta.kernel.utils.CloseableIterator;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
+import io.github.flinkdelta.core.deletion.RowPositions;
 import io.github.flinkdelta.core.write.FileIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -101,6 +102,8 @@ final class LiveFiles {
    * @param tags the action's tags, or null
    * @param baseRowId the first row id, or null without row tracking
    * @param defaultRowCommitVersion the version of its rows, or null without row tracking
+   * @param vectorRows the rows of {@code deletionVector} when this process wrote them, so that the
+   *     next commit need not read them back; null when unknown. Never changed once here.
    */
   record LiveFile(
       String path,
@@ -112,10 +115,30 @@ final class LiveFiles {
       DeletionVectorDescriptor deletionVector,
       Map<String, String> tags,
       Long baseRowId,
-      Long defaultRowCommitVersion) {
+      Long defaultRowCommitVersion,
+      RowPositions vectorRows) {
 
     long id() {
       return FileIds.of(relativePath);
+    }
+
+    /**
+     * The file with a new deletion vector of {@code rows}: its statistics are no longer tight
+     * bounds, and everything else stays.
+     */
+    LiveFile withVector(DeletionVectorDescriptor vector, RowPositions rows) {
+      return new LiveFile(
+          path,
+          relativePath,
+          partitionValues,
+          size,
+          modificationTime,
+          DeletionVectors.withWideBounds(statsJson),
+          vector,
+          tags,
+          baseRowId,
+          defaultRowCommitVersion,
+          rows);
     }
 
     static LiveFile of(AddFile add, URI tableRoot) {
@@ -129,7 +152,8 @@ final class LiveFiles {
           add.getDeletionVector().map(DeletionVectors::fromKernel).orElse(null),
           add.getTags().map(VectorUtils::<String, String>toJavaMap).orElse(null),
           add.getBaseRowId().orElse(null),
-          add.getDefaultRowCommitVersion().orElse(null));
+          add.getDefaultRowCommitVersion().orElse(null),
+          null);
     }
   }
 }

@@ -43,6 +43,7 @@ final class UpsertActions {
   private final List<Row> changedFiles;
   private final List<LiveFile> changedEntries;
   private final Map<Long, DeletionVectorDescriptor> newFileVectors;
+  private final Map<Long, RowPositions> newFileRows;
   private final CloseableIterable<Row> appends;
   private final URI root;
   private final List<LiveFile> addedEntries = new ArrayList<>();
@@ -51,11 +52,13 @@ final class UpsertActions {
       List<Row> changedFiles,
       List<LiveFile> changedEntries,
       Map<Long, DeletionVectorDescriptor> newFileVectors,
+      Map<Long, RowPositions> newFileRows,
       CloseableIterable<Row> appends,
       URI root) {
     this.changedFiles = changedFiles;
     this.changedEntries = changedEntries;
     this.newFileVectors = newFileVectors;
+    this.newFileRows = newFileRows;
     this.appends = appends;
     this.root = root;
   }
@@ -94,7 +97,7 @@ final class UpsertActions {
       }
       LiveFile file = live.get(entry.getKey());
       if (file == null) {
-        throw new RewrittenFileException(tableName, snapshot.getVersion());
+        throw RewrittenFileException.removed(tableName, snapshot.getVersion());
       }
       long numRecords = DeletionVectors.numRecords(file.statsJson());
       if (numRecords < 0) {
@@ -107,8 +110,10 @@ final class UpsertActions {
       RowPositions union = existingVector(tableName, conf, tableRoot, file);
       long before = union.cardinality();
       union.addAll(entry.getValue());
-      if (union.cardinality() == before) {
-        continue; // rows deleted already
+      if (union.cardinality() != before + entry.getValue().cardinality()) {
+        // The index points at a row some other writer deleted: it may have written the key's row
+        // anew elsewhere (an UPDATE or MERGE), which this commit would double.
+        throw RewrittenFileException.rowsDeleted(tableName, snapshot.getVersion(), file.path());
       }
       checkPositions(tableName, file.path(), union, numRecords);
       touched.add(file);
@@ -123,18 +128,7 @@ final class UpsertActions {
       for (int i = 0; i < touched.size(); i++) {
         LiveFile file = touched.get(i);
         DeletionVectorDescriptor vector = writer.write(touchedVectors.get(i));
-        LiveFile changed =
-            new LiveFile(
-                file.path(),
-                file.relativePath(),
-                file.partitionValues(),
-                file.size(),
-                file.modificationTime(),
-                DeletionVectors.withWideBounds(file.statsJson()),
-                vector,
-                file.tags(),
-                file.baseRowId(),
-                file.defaultRowCommitVersion());
+        LiveFile changed = file.withVector(vector, touchedVectors.get(i));
         changedFiles.add(
             SingleAction.createRemoveFileSingleAction(
                 new AddFile(addRow(file)).toRemoveFileRow(true, Optional.of(now))));
@@ -149,13 +143,16 @@ final class UpsertActions {
           "Cannot write the deletion vectors of a commit to Delta table " + tableName, e);
     }
     return new UpsertActions(
-        changedFiles, changedEntries, newFileVectors, appends, URI.create(tableRoot));
+        changedFiles, changedEntries, newFileVectors, newVectors, appends, URI.create(tableRoot));
   }
 
   private static RowPositions existingVector(
       String tableName, Configuration conf, String tableRoot, LiveFile file) {
     if (file.deletionVector() == null) {
       return new RowPositions();
+    }
+    if (file.vectorRows() != null) {
+      return file.vectorRows().copy();
     }
     try {
       return DeletionVectorReader.read(conf, tableRoot, file.deletionVector());
@@ -238,18 +235,7 @@ final class UpsertActions {
       addedEntries.add(entry);
       return action;
     }
-    LiveFile withVector =
-        new LiveFile(
-            entry.path(),
-            entry.relativePath(),
-            entry.partitionValues(),
-            entry.size(),
-            entry.modificationTime(),
-            DeletionVectors.withWideBounds(entry.statsJson()),
-            vector,
-            entry.tags(),
-            entry.baseRowId(),
-            entry.defaultRowCommitVersion());
+    LiveFile withVector = entry.withVector(vector, newFileRows.get(entry.id()));
     addedEntries.add(withVector);
     return SingleAction.createAddFileSingleAction(addRow(withVector));
   }

@@ -1,7 +1,9 @@
 package io.github.flinkdelta.core.upsert;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.flink.annotation.Internal;
 
@@ -11,6 +13,12 @@ import org.apache.flink.annotation.Internal;
  */
 @Internal
 public final class UpsertTables {
+
+  /**
+   * The table property that records a table's primary key, its columns separated by commas, for
+   * Flink: Delta itself has no primary keys.
+   */
+  public static final String PRIMARY_KEY = "flink.primary-key";
 
   /** The property that allows writers to write deletion vectors. */
   public static final String DELETION_VECTORS = "delta.enableDeletionVectors";
@@ -59,6 +67,46 @@ public final class UpsertTables {
               tableName, DELETION_VECTORS));
     }
     return problems;
+  }
+
+  /** The primary key a table of {@code properties} records; empty when it records none. */
+  public static List<String> recordedKey(Map<String, String> properties) {
+    String key = properties.get(PRIMARY_KEY);
+    if (key == null || key.isBlank()) {
+      return List.of();
+    }
+    return Arrays.stream(key.split(",")).map(String::trim).toList();
+  }
+
+  /** The value of {@link #PRIMARY_KEY} for {@code columns}. */
+  public static String keyProperty(List<String> columns) {
+    return String.join(",", columns);
+  }
+
+  /**
+   * What is wrong with writing a table that records {@code recorded} as its key with a sink keyed
+   * by {@code key} (empty for none); null when nothing.
+   */
+  public static String keyMismatch(String tableName, List<String> recorded, List<String> key) {
+    if (recorded.isEmpty()) {
+      return null;
+    }
+    if (key.isEmpty()) {
+      return String.format(
+          "Delta table %s records the primary key (%s) ('%s'): appended without a key, its rows"
+              + " would repeat keys. Give the sink the key (DeltaSinkBuilder.primaryKey, or"
+              + " PRIMARY KEY (%s) NOT ENFORCED in SQL).",
+          tableName, String.join(", ", recorded), PRIMARY_KEY, String.join(", ", recorded));
+    }
+    List<String> lower = key.stream().map(c -> c.toLowerCase(Locale.ROOT)).toList();
+    List<String> recordedLower = recorded.stream().map(c -> c.toLowerCase(Locale.ROOT)).toList();
+    if (!lower.equals(recordedLower)) {
+      return String.format(
+          "Delta table %s records the primary key (%s), but the sink is keyed by (%s): use the"
+              + " table's key.",
+          tableName, String.join(", ", recorded), String.join(", ", key));
+    }
+    return null;
   }
 
   /** Whether writers may write deletion vectors into a table of {@code properties}. */

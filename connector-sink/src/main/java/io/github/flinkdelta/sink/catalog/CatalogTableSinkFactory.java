@@ -83,6 +83,7 @@ final class CatalogTableSinkFactory implements DynamicTableSinkFactory {
         Configuration.fromMap(sinkOptions),
         rowType,
         partitions,
+        DeltaDynamicTableSinkFactory.primaryKey(context),
         builder -> builder.unityCatalog(connection).tableName(table).hadoopOptions(hadoopOptions));
   }
 }

@@ -8,6 +8,7 @@ import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.types.DeltaTypes;
+import io.github.flinkdelta.core.upsert.UpsertTables;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import io.github.flinkdelta.uc.internal.UnityCatalogClient;
 import io.github.flinkdelta.uc.internal.UnityCatalogNamespace;
@@ -181,6 +182,12 @@ public final class UnityCatalogCatalog extends UnsupportedCatalogOperations {
       }
     }
     Map<String, String> properties = new HashMap<>(description.properties());
+    // The key the table records is the schema's primary key, not an option.
+    List<String> primaryKey = UpsertTables.recordedKey(properties);
+    properties.remove(UpsertTables.PRIMARY_KEY);
+    if (!primaryKey.isEmpty()) {
+      columns.primaryKey(primaryKey);
+    }
     String comment =
         description.comment() != null ? description.comment() : properties.get(COMMENT);
     properties.remove(COMMENT);
@@ -223,6 +230,15 @@ public final class UnityCatalogCatalog extends UnsupportedCatalogOperations {
               + " are Unity Catalog managed Delta tables; remove the 'connector' option.");
     }
     properties.putIfAbsent(COLUMN_MAPPING, "name");
+    resolved
+        .getResolvedSchema()
+        .getPrimaryKey()
+        .ifPresent(
+            key -> {
+              // Recorded for later sinks; upserts write deletion vectors.
+              properties.put(UpsertTables.PRIMARY_KEY, UpsertTables.keyProperty(key.getColumns()));
+              properties.putIfAbsent(UpsertTables.DELETION_VECTORS, "true");
+            });
     if (resolved.getComment() != null && !resolved.getComment().isEmpty()) {
       properties.put(COMMENT, resolved.getComment());
     }
@@ -359,10 +375,6 @@ public final class UnityCatalogCatalog extends UnsupportedCatalogOperations {
                 + column.getName()
                 + "' is computed or metadata; a Delta table stores physical columns only.");
       }
-    }
-    if (schema.getPrimaryKey().isPresent()) {
-      throw new CatalogException(
-          "Cannot create " + name + ": Delta tables have no primary keys; remove PRIMARY KEY.");
     }
     if (!schema.getWatermarkSpecs().isEmpty()) {
       throw new CatalogException(

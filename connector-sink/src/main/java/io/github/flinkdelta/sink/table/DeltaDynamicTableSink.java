@@ -14,8 +14,9 @@ import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * The planner's view of a Delta table: an insert-only sink. Where the rows go (a path, or a Unity
- * Catalog table and its connection) is decided by the factory that made it.
+ * The planner's view of a Delta table: an insert-only sink, or with a primary key an upsert sink
+ * (inserts, updates after and deletes, which may carry the key alone). Where the rows go (a path,
+ * or a Unity Catalog table and its connection) is decided by the factory that made it.
  */
 @Internal
 public final class DeltaDynamicTableSink implements DynamicTableSink, SupportsPartitioning {
@@ -30,29 +31,34 @@ public final class DeltaDynamicTableSink implements DynamicTableSink, SupportsPa
   private final ReadableConfig options;
   private final RowType rowType;
   private final List<String> partitionColumns;
+  private final List<String> primaryKey;
   private final Target target;
 
   /**
    * @param name the table as messages name it
    * @param options the write options ({@link io.github.flinkdelta.core.config.DeltaSinkOptions} and
    *     {@code sink.parallelism})
+   * @param primaryKey the table's primary key columns, or empty for an appending sink
    */
   public DeltaDynamicTableSink(
       String name,
       ReadableConfig options,
       RowType rowType,
       List<String> partitionColumns,
+      List<String> primaryKey,
       Target target) {
     this.name = name;
     this.options = options;
     this.rowType = rowType;
     this.partitionColumns = List.copyOf(partitionColumns);
+    this.primaryKey = List.copyOf(primaryKey);
     this.target = target;
   }
 
   @Override
   public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
-    return ChangelogMode.insertOnly();
+    // An upsert changelog needs no UPDATE_BEFORE: an UPDATE_AFTER replaces the key's row.
+    return primaryKey.isEmpty() ? ChangelogMode.insertOnly() : ChangelogMode.upsert();
   }
 
   @Override
@@ -62,6 +68,9 @@ public final class DeltaDynamicTableSink implements DynamicTableSink, SupportsPa
             .rowType(rowType)
             .partitionColumns(partitionColumns.toArray(String[]::new))
             .options(options);
+    if (!primaryKey.isEmpty()) {
+      builder.primaryKey(primaryKey.toArray(String[]::new));
+    }
     target.applyTo(builder);
     return SinkV2Provider.of(builder.build(), options.get(FactoryUtil.SINK_PARALLELISM));
   }
@@ -75,7 +84,7 @@ public final class DeltaDynamicTableSink implements DynamicTableSink, SupportsPa
 
   @Override
   public DynamicTableSink copy() {
-    return new DeltaDynamicTableSink(name, options, rowType, partitionColumns, target);
+    return new DeltaDynamicTableSink(name, options, rowType, partitionColumns, primaryKey, target);
   }
 
   @Override

@@ -82,10 +82,21 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
         options,
         rowType,
         partitions,
+        primaryKey(context),
         builder -> {
           target.applyTo(builder);
           builder.hadoopOptions(hadoopOptions);
         });
+  }
+
+  /** The columns of the table's {@code PRIMARY KEY}, or none. */
+  public static List<String> primaryKey(Context context) {
+    return context
+        .getCatalogTable()
+        .getResolvedSchema()
+        .getPrimaryKey()
+        .map(key -> key.getColumns())
+        .orElse(List.of());
   }
 
   private static DeltaDynamicTableSink.Target target(String name, ReadableConfig options) {

@@ -1,0 +1,197 @@
+package io.github.flinkdelta.core.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.flinkdelta.core.testing.DeltaTableReader;
+import io.github.flinkdelta.core.testing.TestTables;
+import io.github.flinkdelta.core.upsert.FileDeletes;
+import io.github.flinkdelta.core.write.DataFile;
+import io.github.flinkdelta.core.write.FileIds;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Commits with deletes: each touched file is removed and re-added with the union of its vector and
+ * the new deletes, as the protocol describes (same path, statistics with {@code tightBounds} false,
+ * row-tracking fields kept); deletes in a file of the same commit go into its first add; a replayed
+ * transaction writes nothing; and Kernel's reader applies the vectors.
+ */
+class UpsertCommitTest {
+
+  private static final RowType TYPE =
+      RowType.of(new LogicalType[] {new BigIntType(false)}, new String[] {"id"});
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+
+  @Test
+  void aTouchedFileIsRemovedAndReAddedWithTheUnionOfItsVectors() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = create(path, Map.of())) {
+      DataFile file = writeRows(path, 0, 10).get(0);
+      TestTables.committed(table.commit("app", 1, List.of(file)));
+
+      TestTables.committed(table.commit("app", 2, List.of(), deletes(file, 2, 5)));
+      List<JsonNode> second = actions(path, 2);
+      JsonNode remove = only(second, "remove");
+      JsonNode add = only(second, "add");
+      assertThat(remove.get("path").asText()).isEqualTo(add.get("path").asText());
+      assertThat(remove.hasNonNull("deletionVector")).isFalse();
+      assertThat(remove.get("dataChange").asBoolean()).isTrue();
+      assertThat(remove.get("size").asLong()).isEqualTo(file.sizeBytes());
+      assertThat(add.get("deletionVector").get("cardinality").asLong()).isEqualTo(2);
+      assertThat(add.get("deletionVector").get("storageType").asText()).isEqualTo("u");
+      JsonNode stats = JSON.readTree(add.get("stats").asText());
+      assertThat(stats.get("tightBounds").asBoolean()).isFalse();
+      assertThat(stats.get("numRecords").asLong()).isEqualTo(10);
+      assertThat(ids(path)).containsExactlyInAnyOrder(0L, 1L, 3L, 4L, 6L, 7L, 8L, 9L);
+
+      TestTables.committed(table.commit("app", 3, List.of(), deletes(file, 7)));
+      List<JsonNode> third = actions(path, 3);
+      assertThat(only(third, "remove").get("deletionVector")).isEqualTo(add.get("deletionVector"));
+      assertThat(only(third, "add").get("deletionVector").get("cardinality").asLong()).isEqualTo(3);
+      assertThat(ids(path)).containsExactlyInAnyOrder(0L, 1L, 3L, 4L, 6L, 8L, 9L);
+      assertThat(vectorFiles()).hasSize(2);
+    }
+  }
+
+  @Test
+  void deletesInAFileOfTheSameCommitGoIntoItsFirstAdd() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = create(path, Map.of())) {
+      DataFile file = writeRows(path, 0, 4).get(0);
+      TestTables.committed(table.commit("app", 1, List.of(file), deletes(file, 0, 3)));
+
+      List<JsonNode> first = actions(path, 1);
+      assertThat(first).noneMatch(action -> action.has("remove"));
+      assertThat(only(first, "add").get("deletionVector").get("cardinality").asLong()).isEqualTo(2);
+      assertThat(ids(path)).containsExactlyInAnyOrder(1L, 2L);
+    }
+  }
+
+  @Test
+  void aReAddedFileKeepsItsRowIds() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = create(path, Map.of("delta.enableRowTracking", "true"))) {
+      DataFile file = writeRows(path, 0, 10).get(0);
+      TestTables.committed(table.commit("app", 1, List.of(file)));
+      JsonNode added = only(actions(path, 1), "add");
+      assertThat(added.hasNonNull("baseRowId")).isTrue();
+
+      TestTables.committed(table.commit("app", 2, List.of(), deletes(file, 1)));
+      List<JsonNode> second = actions(path, 2);
+      for (String kind : List.of("remove", "add")) {
+        JsonNode action = only(second, kind);
+        assertThat(action.get("baseRowId")).as(kind).isEqualTo(added.get("baseRowId"));
+        assertThat(action.get("defaultRowCommitVersion"))
+            .as(kind)
+            .isEqualTo(added.get("defaultRowCommitVersion"));
+      }
+
+      // The commit after an upsert still finds the file (with row tracking, by a new listing).
+      TestTables.committed(table.commit("app", 3, List.of(), deletes(file, 2)));
+      assertThat(ids(path)).containsExactlyInAnyOrder(0L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
+    }
+  }
+
+  @Test
+  void aReplayedUpsertWritesNothing() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = create(path, Map.of())) {
+      DataFile file = writeRows(path, 0, 5).get(0);
+      TestTables.committed(table.commit("app", 1, List.of(file)));
+      TestTables.committed(table.commit("app", 2, List.of(), deletes(file, 4)));
+      long version = table.snapshot().getVersion();
+
+      assertThat(table.commit("app", 2, List.of(), deletes(file, 4)))
+          .isInstanceOf(CommitOutcome.AlreadyCommitted.class);
+      assertThat(DeltaTableReader.version(path)).isEqualTo(version);
+      assertThat(ids(path)).containsExactlyInAnyOrder(0L, 1L, 2L, 3L);
+    }
+  }
+
+  @Test
+  void rowsAnotherWriterDeletedAreNotDeletedAgainButRefused() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = create(path, Map.of())) {
+      DataFile file = writeRows(path, 0, 5).get(0);
+      TestTables.committed(table.commit("app", 1, List.of(file)));
+      // Another writer deletes row 3 (and may have written its key anew elsewhere).
+      TestTables.committed(table.commit("other", 1, List.of(), deletes(file, 3)));
+      long version = table.snapshot().getVersion();
+
+      CommitOutcome outcome = table.commit("app", 2, List.of(), deletes(file, 1, 3));
+
+      assertThat(outcome).isInstanceOf(CommitOutcome.Conflicted.class);
+      assertThat(((CommitOutcome.Conflicted) outcome).cause())
+          .isInstanceOf(RewrittenFileException.class)
+          .hasMessageContaining("another writer deleted rows of data file")
+          .hasMessageContaining(path);
+      assertThat(DeltaTableReader.version(path)).isEqualTo(version);
+      assertThat(ids(path)).containsExactlyInAnyOrder(0L, 1L, 2L, 4L);
+    }
+  }
+
+  private DeltaTable create(String path, Map<String, String> properties) {
+    Map<String, String> all = new java.util.HashMap<>(properties);
+    all.put("delta.enableDeletionVectors", "true");
+    return TestTables.create(path, TYPE, List.of(), all);
+  }
+
+  private static List<DataFile> writeRows(String path, long from, long count) throws IOException {
+    List<RowData> rows = new ArrayList<>();
+    for (long i = from; i < from + count; i++) {
+      rows.add(GenericRowData.of(i));
+    }
+    return TestTables.writeFiles(path, TYPE, List.of(), rows);
+  }
+
+  private static FileDeletes deletes(DataFile file, long... positions) {
+    FileDeletes deletes = new FileDeletes();
+    for (long position : positions) {
+      deletes.add(FileIds.of(file.path()), position);
+    }
+    return deletes;
+  }
+
+  private static List<Long> ids(String path) {
+    return DeltaTableReader.readAll(path).stream().map(row -> (Long) row.get(0)).toList();
+  }
+
+  private List<Path> vectorFiles() throws IOException {
+    try (Stream<Path> files = Files.list(dir.resolve("t"))) {
+      return files
+          .filter(f -> f.getFileName().toString().matches("deletion_vector_.*\\.bin"))
+          .toList();
+    }
+  }
+
+  private List<JsonNode> actions(String path, long version) throws IOException {
+    Path log = dir.resolve("t").resolve("_delta_log").resolve(String.format("%020d.json", version));
+    List<JsonNode> actions = new ArrayList<>();
+    for (String line : Files.readAllLines(log)) {
+      actions.add(JSON.readTree(line));
+    }
+    return actions;
+  }
+
+  private static JsonNode only(List<JsonNode> actions, String kind) {
+    List<JsonNode> found = actions.stream().filter(a -> a.has(kind)).map(a -> a.get(kind)).toList();
+    assertThat(found).as(kind + " actions").hasSize(1);
+    return found.get(0);
+  }
+}
