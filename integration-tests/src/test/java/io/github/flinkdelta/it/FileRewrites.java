@@ -22,6 +22,10 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
+import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
+import io.github.flinkdelta.core.deletion.DeletionVectorReader;
+import io.github.flinkdelta.core.deletion.DeletionVectorWriter;
+import io.github.flinkdelta.core.deletion.RowPositions;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,13 +39,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
 
 /**
- * Another writer of a path table that rewrites or removes its data files, as a compaction, or a
- * {@code DELETE} of another engine, would: one Kernel commit of {@code remove} actions, with {@code
- * add} actions of the files' new copies for a rewrite. Remove actions have no public builder in
- * Kernel 4.4, so they are made with its internal {@link AddFile}, as the sink's own upsert commits
- * are; tests only.
+ * Another writer of a path table that rewrites or removes its data files, or deletes rows of them
+ * with deletion vectors of its own, as a compaction, or a {@code DELETE} of another engine, would:
+ * one Kernel commit of {@code remove} actions, with {@code add} actions of the files' new copies
+ * for a rewrite, of the files with their new vectors for a row delete. Remove actions have no
+ * public builder in Kernel 4.4, so they are made with its internal {@link AddFile}, as the sink's
+ * own upsert commits are; tests only.
  */
 final class FileRewrites {
 
@@ -161,6 +167,120 @@ final class FileRewrites {
                 add.toRemoveFileRow(true, Optional.of(System.currentTimeMillis())))));
   }
 
+  /**
+   * Deletes {@code row} from the data file {@code path} of an unpartitioned table with a deletion
+   * vector of this writer's own (the file's vector and the row's position), as another engine's
+   * {@code DELETE} or {@code UPDATE} of the row would: a remove of the file and an add of it with
+   * the new vector.
+   *
+   * @return the version that deleted it
+   */
+  static long deleteRow(String table, String path, List<Object> row) {
+    Engine engine = engine();
+    Snapshot snapshot = TableManager.loadSnapshot(table).build(engine);
+    if (!snapshot.getPartitionColumnNames().isEmpty()) {
+      throw new IllegalArgumentException("a row of a partitioned table: " + table);
+    }
+    AddFile add = liveFile(engine, snapshot, path);
+    long position = positionOf(engine, snapshot, add, row);
+    Configuration conf = HadoopConfigurations.of(Map.of());
+    String root = snapshot.getPath();
+    DeletionVectorDescriptor vector;
+    try {
+      RowPositions deleted =
+          add.getDeletionVector().isPresent()
+              ? DeletionVectorReader.read(conf, root, ours(add.getDeletionVector().get()))
+              : new RowPositions();
+      deleted.add(position);
+      try (DeletionVectorWriter writer = DeletionVectorWriter.create(conf, root)) {
+        vector = writer.write(deleted);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Row withVector =
+        AddFile.createAddFileRow(
+            null,
+            add.getPath(),
+            add.getPartitionValues(),
+            add.getSize(),
+            add.getModificationTime(),
+            true,
+            Optional.of(kernels(vector)),
+            add.getTags(),
+            add.getBaseRowId(),
+            add.getDefaultRowCommitVersion(),
+            add.getStatsJson()
+                .map(json -> new RawStatistics(add.getNumRecords().orElse(0L), wide(json))));
+    return commit(
+        engine,
+        snapshot,
+        List.of(
+            SingleAction.createRemoveFileSingleAction(
+                add.toRemoveFileRow(true, Optional.of(System.currentTimeMillis()))),
+            SingleAction.createAddFileSingleAction(withVector)));
+  }
+
+  /** The position of {@code row} among the physical rows of the file of {@code add}. */
+  private static long positionOf(Engine engine, Snapshot snapshot, AddFile add, List<Object> row) {
+    Row scanState = snapshot.getScanBuilder().build().getScanState(engine);
+    StructType physical = ScanStateRow.getPhysicalDataReadSchema(scanState);
+    io.delta.kernel.utils.FileStatus file =
+        io.delta.kernel.utils.FileStatus.of(
+            snapshot.getPath().replaceAll("/$", "") + "/" + decoded(add.getPath()),
+            add.getSize(),
+            add.getModificationTime());
+    long position = 0;
+    try (CloseableIterator<io.delta.kernel.engine.FileReadResult> batches =
+        engine
+            .getParquetHandler()
+            .readParquetFiles(Utils.singletonCloseableIterator(file), physical, Optional.empty())) {
+      while (batches.hasNext()) {
+        try (CloseableIterator<Row> rows = batches.next().getData().getRows()) {
+          while (rows.hasNext()) {
+            // The data columns come first, then any metadata column Kernel reads (a row index).
+            List<Object> values = values(rows.next());
+            if (values.subList(0, row.size()).equals(row)) {
+              return position;
+            }
+            position++;
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    throw new AssertionError("data file " + add.getPath() + " has no row " + row);
+  }
+
+  /** Statistics of a file with a deletion vector: their bounds are no longer tight. */
+  private static String wide(String json) {
+    if (json.contains("\"tightBounds\"")) {
+      return json.replace("\"tightBounds\":true", "\"tightBounds\":false");
+    }
+    return json.substring(0, json.lastIndexOf('}')) + ",\"tightBounds\":false}";
+  }
+
+  private static DeletionVectorDescriptor ours(
+      io.delta.kernel.internal.actions.DeletionVectorDescriptor dv) {
+    return new DeletionVectorDescriptor(
+        dv.getStorageType(),
+        dv.getPathOrInlineDv(),
+        dv.getOffset().orElse(null),
+        dv.getSizeInBytes(),
+        dv.getCardinality());
+  }
+
+  private static io.delta.kernel.internal.actions.DeletionVectorDescriptor kernels(
+      DeletionVectorDescriptor dv) {
+    return new io.delta.kernel.internal.actions.DeletionVectorDescriptor(
+        dv.storageType(),
+        dv.pathOrInlineDv(),
+        Optional.ofNullable(dv.offset()),
+        dv.sizeInBytes(),
+        dv.cardinality());
+  }
+
   private static long commit(Engine engine, Snapshot snapshot, List<Row> actions) {
     Transaction txn =
         snapshot.buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine);
@@ -210,7 +330,7 @@ final class FileRewrites {
     List<Object> values = new ArrayList<>();
     for (int i = 0; i < row.getSchema().length(); i++) {
       var type = row.getSchema().at(i).getDataType();
-      if (row.isNullAt(i)) {
+      if (row.isNullAt(i) || row.getSchema().at(i).isMetadataColumn()) {
         values.add(null);
       } else if (type instanceof LongType) {
         values.add(row.getLong(i));

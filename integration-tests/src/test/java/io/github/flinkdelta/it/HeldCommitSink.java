@@ -9,7 +9,6 @@ import java.util.Collection;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.SinkWriter;
@@ -100,10 +99,11 @@ final class HeldCommitSink extends SinkCompat<RowData>
 
   @Override
   public DataStream<RowData> addPreWriteTopology(DataStream<RowData> rows) {
-    return delegate
-        .addPreWriteTopology(rows)
+    DataStream<RowData> written = delegate.addPreWriteTopology(rows);
+    return written
         .map(new HandOverProbe(hold))
-        .returns(TypeInformation.of(RowData.class))
+        // The type the sink's own topology hands its writer, with that type's serializer.
+        .returns(written.getType())
         .name("hand-over probe");
   }
 

@@ -1,6 +1,7 @@
 package io.github.flinkdelta.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.github.flinkdelta.core.table.RewrittenFileException;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
@@ -23,12 +24,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Another writer rewrites or removes a data file under a running upsert job, after the job's key
- * index pointed into it: the job's next commit that deletes a row of that file must not commit
- * anything (no deletion vector for a file the table no longer has, no key twice), and must stop the
- * job with a message that names the table and the other writer, without restarts, since every
- * restart would replay the same deletes. A new job without state then reads the table's keys and
- * writes on.
+ * Another writer rewrites or removes a data file under a running upsert job, or deletes a row of it
+ * with a deletion vector of its own, after the job's key index pointed into it: the job's next
+ * commit that deletes a row of that file (the row, in the last case) must not commit anything (no
+ * deletion vector for a file the table no longer has, no key twice), and must stop the job with a
+ * message that names the table and the other writer, without restarts, since every restart would
+ * replay the same deletes. A new job without state then reads the table's keys and writes on.
  */
 class UpsertConcurrentRewriteITCase {
 
@@ -46,10 +47,15 @@ class UpsertConcurrentRewriteITCase {
     /** Rewrites the file under a new name, as a compaction would: the rows stay. */
     REWRITES,
     /** Removes the file, as another engine's {@code DELETE} of its rows would. */
-    REMOVES
+    REMOVES,
+    /**
+     * Deletes the key's row with a deletion vector of its own, as another engine's {@code DELETE}
+     * or {@code UPDATE} of the row would: the file stays, the row the index points at is gone.
+     */
+    DELETES_THE_ROW_OF
   }
 
-  @ParameterizedTest(name = "another writer {0} a file")
+  @ParameterizedTest(name = "another writer {0} the file of the next change's key")
   @EnumSource(OtherWriter.class)
   void aCommitDeletingRowsOfAFileAnotherWriterChangedStopsTheJobAndCommitsNothing(OtherWriter other)
       throws Exception {
@@ -91,17 +97,20 @@ class UpsertConcurrentRewriteITCase {
       FileRewrites.Rewrite rewrite = FileRewrites.move(table, file);
       changedAt = rewrite.version();
       copy = rewrite.path();
-    } else {
+    } else if (other == OtherWriter.REMOVES) {
       List<List<Object>> removed = FileRewrites.rowsByFile(table).get(file);
       changedAt = FileRewrites.remove(table, file);
       removed.forEach(row -> atChange.remove((Long) row.get(0)));
+    } else {
+      changedAt = FileRewrites.deleteRow(table, file, before.get(key));
+      atChange.remove(key);
     }
     assertThat(changedAt).isEqualTo(versionBefore + 1);
     UpsertAssert.assertExact(table, atChange);
 
     gate.open();
     Throwable failure =
-        org.assertj.core.api.Assertions.catchThrowable(
+        catchThrowable(
             () -> job.getJobExecutionResult().get(Await.HANG_GUARD.toMinutes(), TimeUnit.MINUTES));
 
     // The job stopped at once, with the reason, and did not restart.
@@ -111,7 +120,11 @@ class UpsertConcurrentRewriteITCase {
     String message = ExceptionUtils.stringifyException(failure);
     assertThat(message)
         .contains(table.replaceAll("/$", ""))
-        .contains("another writer removed or rewrote")
+        .contains(
+            other == OtherWriter.DELETES_THE_ROW_OF
+                ? "another writer deleted rows of data file " + file
+                : "another writer removed or rewrote")
+        .contains("Stop other writers")
         .contains("does not restart on its own");
     assertThat(attempts.started()).as("attempts of the job's tasks").containsExactly(0);
     Matcher checkpoint = FAILED_CHECKPOINT.matcher(message);
@@ -123,7 +136,9 @@ class UpsertConcurrentRewriteITCase {
     assertThat(txnVersions(table)).allMatch(txn -> txn < failedCheckpoint);
     UpsertAssert.assertExact(table, atChange);
     UpsertAssert.assertNoVersionRepeatsAKey(table);
-    assertThat(FileRewrites.rowsByFile(table)).doesNotContainKey(file);
+    if (other != OtherWriter.DELETES_THE_ROW_OF) {
+      assertThat(FileRewrites.rowsByFile(table)).doesNotContainKey(file);
+    }
     if (copy != null) {
       assertThat(FileRewrites.rowsByFile(table)).containsKey(copy);
     }
@@ -134,10 +149,12 @@ class UpsertConcurrentRewriteITCase {
     again.execute("upserts after another writer " + other);
     UpsertAssert.assertExact(table, changelog.expected(atChange, passed, CHANGES));
     UpsertAssert.assertNoVersionRepeatsAKey(table);
-    // No commit after the other writer's brought the file it changed back (with a vector).
-    assertThat(DeltaLogFiles.addsFrom(table, changedAt + 1))
-        .extracting(add -> add.get("path").asText())
-        .doesNotContain(file);
+    if (other != OtherWriter.DELETES_THE_ROW_OF) {
+      // No commit after the other writer's brought the file it changed back (with a vector).
+      assertThat(DeltaLogFiles.addsFrom(table, changedAt + 1))
+          .extracting(add -> add.get("path").asText())
+          .doesNotContain(file);
+    }
   }
 
   /**

@@ -1,15 +1,21 @@
 package io.github.flinkdelta.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.sink.DeltaSinkBuilder;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.testutils.junit.SharedObjectsExtension;
+import org.apache.flink.util.ExceptionUtils;
 import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -19,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Upsert jobs stopped with a savepoint and resubmitted from it under a new job id, at another
  * parallelism: the key index lives in keyed state and moves with its keys, so after each rescale
  * every key's next change still finds (and deletes) the row the key had; the app id lives in state,
- * so every job commits under the first job's.
+ * so every job commits under the first job's. An older savepoint restored under a new app id stops
+ * before it could leave a key twice.
  */
 class UpsertSavepointITCase {
 
@@ -88,7 +95,52 @@ class UpsertSavepointITCase {
     UpsertAssert.assertNoVersionRepeatsAKey(table);
   }
 
+  /**
+   * Restoring an older savepoint under a new app id, which an appending sink takes as the way to
+   * write on from older state, replays changes whose deletes the table holds already: the key index
+   * of the older savepoint points at rows the later job deleted, and the keys have newer rows
+   * elsewhere. The first commit that would delete such a row must stop the job and commit nothing,
+   * or keys would be doubled.
+   */
+  @Test
+  void anOlderSavepointRestoredUnderANewAppIdStopsBeforeLeavingAKeyTwice() throws Exception {
+    String table = dir.resolve("older").toUri().toString();
+    Path savepoints = dir.resolve("savepoints-older");
+    PhaseGate gate1 = PhaseGate.in(shared, PHASE_ROWS);
+    JobClient first = start(table, null, 2, gate1, null);
+    Await.until(first, "phase 1 checkpointed " + PHASE_ROWS + " changes", gate1::closed);
+    String older = Savepoints.stop(first, savepoints);
+
+    PhaseGate gate2 = PhaseGate.in(shared, PHASE_ROWS);
+    JobClient second = start(table, older, 2, gate2, null);
+    Await.until(second, "phase 2 checkpointed " + PHASE_ROWS + " changes", gate2::closed);
+    Savepoints.stop(second, savepoints);
+    long atNewer = gate2.checkpointedRows();
+    long versionAtNewer = DeltaTableReader.version(table);
+    UpsertAssert.assertExact(table, changelog.expected(atNewer));
+
+    PhaseGate gate3 = PhaseGate.in(shared, PHASE_ROWS);
+    gate3.release();
+    JobClient third = start(table, older, 2, gate3, "written-on-from-older");
+    Throwable failure =
+        catchThrowable(
+            () ->
+                third.getJobExecutionResult().get(Await.HANG_GUARD.toMinutes(), TimeUnit.MINUTES));
+
+    assertThat(failure).as("the job from the older savepoint stops").isNotNull();
+    assertThat(ExceptionUtils.findThrowable(failure, SuppressRestartsException.class)).isPresent();
+    assertThat(DeltaTableReader.version(table)).isEqualTo(versionAtNewer);
+    UpsertAssert.assertExact(table, changelog.expected(atNewer));
+    UpsertAssert.assertNoVersionRepeatsAKey(table);
+  }
+
   private JobClient start(String table, String savepoint, int parallelism, PhaseGate gate)
+      throws Exception {
+    return start(table, savepoint, parallelism, gate, null);
+  }
+
+  private JobClient start(
+      String table, String savepoint, int parallelism, PhaseGate gate, String appId)
       throws Exception {
     StreamExecutionEnvironment env =
         FLINK
@@ -98,20 +150,23 @@ class UpsertSavepointITCase {
             .restarts(3)
             .restoredFrom(savepoint)
             .env();
+    DeltaSinkBuilder sink =
+        DeltaSink.builder()
+            .tablePath(table)
+            .rowType(Changelog.TYPE)
+            .primaryKey("id")
+            .partitionColumns("bucket")
+            .uidPrefix("delta-sink");
+    if (appId != null) {
+      sink.option(DeltaSinkOptions.APP_ID, appId);
+    }
     changelog
         .source(env, 0, CHANGES, gate.rate(5_000))
         .map(gate.probe())
         .setParallelism(1)
         .uid("phase-probe")
         .returns(InternalTypeInfo.of(Changelog.TYPE))
-        .sinkTo(
-            DeltaSink.builder()
-                .tablePath(table)
-                .rowType(Changelog.TYPE)
-                .primaryKey("id")
-                .partitionColumns("bucket")
-                .uidPrefix("delta-sink")
-                .build())
+        .sinkTo(sink.build())
         .uid("delta-sink");
     return env.executeAsync("upserts at parallelism " + parallelism);
   }
