@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
@@ -26,6 +27,9 @@ import org.apache.flink.types.RowKind;
  * insert) or an update-after (70 %); an update or delete of an absent key happens too. The value is
  * {@code i}, and the partition column {@code bucket} follows the value, so a key moves between
  * partitions. {@link #expected} replays the changes into the rows the table must hold.
+ *
+ * <p>A changelog of another {@code seed} draws other keys and kinds from the same rules; seed 0 is
+ * the changelog of {@link #Changelog(long)}.
  */
 final class Changelog implements java.io.Serializable {
 
@@ -44,14 +48,20 @@ final class Changelog implements java.io.Serializable {
   static final int BUCKETS = 3;
 
   private final long keys;
+  private final long salt;
 
   Changelog(long keys) {
+    this(keys, 0);
+  }
+
+  Changelog(long keys, long seed) {
     this.keys = keys;
+    this.salt = seed == 0 ? 0 : mix(seed);
   }
 
   RowData change(long i) {
-    long key = Math.floorMod(mix(i), keys);
-    int kind = (int) Math.floorMod(mix(i * 31 + 7), 10);
+    long key = keyOf(i);
+    int kind = (int) Math.floorMod(mix((i * 31 + 7) ^ salt), 10);
     GenericRowData row =
         GenericRowData.of(
             key, (int) (i % BUCKETS), i, StringData.fromString("payload-" + i + "-of-" + key));
@@ -65,11 +75,36 @@ final class Changelog implements java.io.Serializable {
    */
   DataStream<RowData> source(
       StreamExecutionEnvironment env, long from, long count, double perSecond) {
+    return source(env, from, count, RateLimiterStrategy.perSecond(perSecond));
+  }
+
+  /**
+   * As {@link #source(StreamExecutionEnvironment, long, long, double)}, at the pace of {@code rate}
+   * (a {@link SourceGate}'s or a {@link PhaseGate}'s).
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  DataStream<RowData> source(
+      StreamExecutionEnvironment env, long from, long count, RateLimiterStrategy rate) {
+    DataGeneratorSource<RowData> source =
+        new DataGeneratorSource<>(i -> change(from + i), count, rate, InternalTypeInfo.of(TYPE));
+    return env.fromSource(source, WatermarkStrategy.noWatermarks(), "changelog")
+        .setParallelism(1)
+        .uid("changelog");
+  }
+
+  /**
+   * As {@link #source(StreamExecutionEnvironment, long, long, double)}, unpaced, held by {@code
+   * gate} after {@code beforeGate} changes, which it counts ({@link SourceGate#emitted}).
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  DataStream<RowData> source(
+      StreamExecutionEnvironment env, long from, long count, SourceGate gate, long beforeGate) {
+    GeneratorFunction<Long, Long> counted = gate.countedIndexes();
     DataGeneratorSource<RowData> source =
         new DataGeneratorSource<>(
-            i -> change(from + i),
+            i -> change(from + counted.map(i)),
             count,
-            RateLimiterStrategy.perSecond(perSecond),
+            (RateLimiterStrategy) gate.after(beforeGate),
             InternalTypeInfo.of(TYPE));
     return env.fromSource(source, WatermarkStrategy.noWatermarks(), "changelog")
         .setParallelism(1)
@@ -78,13 +113,18 @@ final class Changelog implements java.io.Serializable {
 
   /** The rows after changes {@code 0 .. count - 1}, by key. */
   Map<Long, List<Object>> expected(long count) {
-    Map<Long, List<Object>> rows = new TreeMap<>();
-    for (long i = 0; i < count; i++) {
+    return expected(Map.of(), 0, count);
+  }
+
+  /** The rows after changes {@code from .. to - 1} applied to {@code rows}, by key. */
+  Map<Long, List<Object>> expected(Map<Long, List<Object>> rows, long from, long to) {
+    Map<Long, List<Object>> after = new TreeMap<>(rows);
+    for (long i = from; i < to; i++) {
       RowData change = change(i);
       if (change.getRowKind() == RowKind.DELETE) {
-        rows.remove(change.getLong(0));
+        after.remove(change.getLong(0));
       } else {
-        rows.put(
+        after.put(
             change.getLong(0),
             List.of(
                 change.getLong(0),
@@ -93,7 +133,12 @@ final class Changelog implements java.io.Serializable {
                 change.getString(3).toString()));
       }
     }
-    return rows;
+    return after;
+  }
+
+  /** The key of change {@code i}. */
+  long keyOf(long i) {
+    return Math.floorMod(mix(i ^ salt), keys);
   }
 
   /** The rows of {@code expected} as a table read returns them. */

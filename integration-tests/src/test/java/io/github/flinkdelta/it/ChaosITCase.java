@@ -60,6 +60,11 @@ import org.junit.jupiter.api.io.TempDir;
  * ChaosEvolutionRun}): a redeploy from a savepoint with a wider type and an added column, and
  * another writer adding a column while the job runs, each half of its faults on either side of the
  * redeploy. {@code -Dchaos.seed} replays it too.
+ *
+ * <p>And one run writes an upsert table ({@link ChaosUpsertRun}): a changelog drawn from the seed
+ * over a fixed key space, under every kind of fault; the table must equal the changelog's replay
+ * (one row per live key, each with its last value). CI runs it on {@link #UPSERT_SEED}, certain to
+ * fire every kind; {@code -Dchaos.seed} replays another.
  */
 class ChaosITCase {
 
@@ -90,6 +95,9 @@ class ChaosITCase {
    * fires in CI twice over, whatever the machine's speed.
    */
   static final long[] CI_SEEDS = {116, 334};
+
+  /** The upsert run's seed in CI: a short plan ({@link ChaosSchedule#certain()} of every kind). */
+  static final long UPSERT_SEED = 9294;
 
   @RegisterExtension final SharedObjectsExtension shared = SharedObjectsExtension.create();
 
@@ -256,6 +264,41 @@ class ChaosITCase {
     assertThat(result.faults().totalFired()).as("faults fired, %s", replay).isPositive();
     assertThat(result.missingVersions()).as("versions missing, %s", replay).isEmpty();
     assertThat(result.refusedExpired()).as("S3 requests refused as expired").isZero();
+  }
+
+  @Test
+  void anUpsertTableUnderRandomFaultsHoldsTheLastValueOfEveryKey(
+      @InjectMiniCluster MiniCluster cluster) throws Exception {
+    Long replay = Long.getLong("chaos.seed");
+    long seed = replay != null ? replay : UPSERT_SEED;
+    ChaosUpsertRun.Result result =
+        new ChaosUpsertRun(FLINK, cluster, TASK_MANAGERS, shared, storage).run(seed);
+    Map<Object, Long> repeated = UpsertAssert.repeatedKeys(result.read().rows());
+    System.out.printf(
+        "Chaos upsert run (seed %d): %d changes over %d keys, %d live keys expected, %d rows read"
+            + " (%d keys held more than once), %d versions, %d deletion-vector files; faults %s,"
+            + " S3 requests faulted %d, S3 requests refused as expired %d%n",
+        seed,
+        result.changes(),
+        ChaosUpsertRun.KEYS,
+        result.expected().size(),
+        result.read().rows().size(),
+        repeated.size(),
+        result.read().version() + 1,
+        result.deletionVectors(),
+        result.faults(),
+        result.s3RequestsFaulted(),
+        result.refusedExpired());
+    String what = "the upsert table, seed " + seed + " (replay: -Dchaos.seed=" + seed + ")";
+    UpsertAssert.assertRows(result.read().rows(), result.expected(), what);
+    assertThat(result.deletionVectors()).as("deletion-vector files of %s", what).isPositive();
+    assertThat(result.missingVersions()).as("versions missing, %s", what).isEmpty();
+    assertThat(result.refusedExpired()).as("S3 requests refused as expired, %s", what).isZero();
+    assertThat(result.faults().totalFired()).as("faults fired, %s", what).isPositive();
+    if (replay == null) {
+      assertThat(ChaosSchedule.of(seed).certain()).hasSameElementsAs(EnumSet.allOf(Fault.class));
+      assertThat(result.faults().neverFired()).as("kinds that never fired, %s", what).isEmpty();
+    }
   }
 
   private static long directMemoryUsed() {

@@ -107,6 +107,18 @@ final class ChaosStorage implements AutoCloseable {
     return missing;
   }
 
+  /**
+   * The deletion-vector files ({@code deletion_vector_<uuid>.bin}) of the table under {@code
+   * prefix}.
+   */
+  long deletionVectorFiles(String prefix) throws IOException {
+    try (Stream<Path> files = Files.walk(s3.bucketDirectory(BUCKET).resolve(prefix))) {
+      return files
+          .filter(p -> p.getFileName().toString().matches("deletion_vector_.*\\.bin"))
+          .count();
+    }
+  }
+
   @Override
   public void close() {
     s3.close();

@@ -39,6 +39,31 @@ final class LogCapture implements AutoCloseable {
     context.updateLoggers();
   }
 
+  private LogCapture(String loggerName, Level level) {
+    LoggerContext context = (LoggerContext) LogManager.getContext(false);
+    Configuration config = context.getConfiguration();
+    appender.start();
+    config.addAppender(appender);
+    LoggerConfig logger =
+        LoggerConfig.newBuilder()
+            .withLoggerName(loggerName)
+            .withLevel(level)
+            .withAdditivity(true)
+            .withConfig(config)
+            .build();
+    logger.addAppender(appender, level, null);
+    config.addLogger(loggerName, logger);
+    context.updateLoggers();
+  }
+
+  /**
+   * Captures the events of one logger (and its children) at {@code level} and above, leaving every
+   * other logger and the console as they are.
+   */
+  static LogCapture of(String loggerName, Level level) {
+    return new LogCapture(loggerName, level);
+  }
+
   String text() {
     return captured.toString();
   }

@@ -73,6 +73,15 @@ final class PhaseGate implements Serializable {
     return rows >= threshold;
   }
 
+  /**
+   * The rows the completed checkpoints (and savepoints) of this phase's attempts hold, summed over
+   * the subtasks and counted from the job's first start: rows of earlier phases that the phase
+   * restored count too. After a stop with a savepoint, the rows the savepoint holds.
+   */
+  long checkpointedRows() {
+    return checkpointed.get().values().stream().mapToLong(Long::longValue).sum();
+  }
+
   /** Lets the generator send every row it has left. */
   void release() {
     released.get().complete(null);

@@ -1,0 +1,125 @@
+package io.github.flinkdelta.it;
+
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.s3testkit.CredentialEnforcingProxy;
+import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.testkit.UnityCatalogServer;
+import io.github.flinkdelta.uc.Secret;
+import io.github.flinkdelta.uc.UnityCatalogConnection;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.testutils.junit.SharedObjectsExtension;
+
+/**
+ * A chaos run into an upsert table: a {@link Changelog} drawn from the run's seed (updates,
+ * redelivered inserts, deletes, of absent keys too, keys moving between partitions) over a fixed
+ * key space, keyed by its primary key into a Unity Catalog managed table on S3, under every kind of
+ * fault of the seed's {@link ChaosSchedule}. Deletes become deletion vectors, so S3 faults also hit
+ * the deletion-vector files the committer writes, and a lost catalog response or TaskManager hits a
+ * commit that removes and re-adds files. The table must then equal the changelog's replay.
+ */
+final class ChaosUpsertRun {
+
+  static final String TABLE = "main.default.chaos_upsert";
+
+  /** Keys the changelog touches: a few hundred, so that most changes replace a live row. */
+  static final long KEYS = 300;
+
+  private static final long EXTRA_CHANGES = 2_000;
+
+  private static final String TOKEN = "chaos-token";
+
+  private final FlinkCluster flink;
+  private final MiniCluster cluster;
+  private final ChaosInjector.TaskManagers taskManagers;
+  private final SharedObjectsExtension shared;
+  private final ChaosStorage storage;
+
+  ChaosUpsertRun(
+      FlinkCluster flink,
+      MiniCluster cluster,
+      ChaosInjector.TaskManagers taskManagers,
+      SharedObjectsExtension shared,
+      ChaosStorage storage) {
+    this.flink = flink;
+    this.cluster = cluster;
+    this.taskManagers = taskManagers;
+    this.shared = shared;
+    this.storage = storage;
+  }
+
+  /**
+   * What a run left and counted.
+   *
+   * @param changes the changes sent, 0 to changes - 1
+   * @param expected the rows the changelog replays to, by key
+   * @param read the table at the end
+   */
+  record Result(
+      long changes,
+      Map<Long, List<Object>> expected,
+      CatalogReads.Read read,
+      long deletionVectors,
+      ChaosTally faults,
+      int s3RequestsFaulted,
+      List<Long> missingVersions,
+      long refusedExpired) {}
+
+  Result run(long seed) throws Exception {
+    ChaosSchedule schedule = ChaosSchedule.of(seed);
+    Changelog changelog = new Changelog(KEYS, seed);
+    // 5 s of changes more than the plan's rows: commits that delete rows of the files committed
+    // under the faults come after the last of them too.
+    long changes = schedule.rows() + EXTRA_CHANGES;
+    String prefix = "upsert-" + Long.toHexString(seed);
+    int firstKey = storage.keysVended();
+    FaultCounter writerFailures = FaultCounter.in(shared);
+    try (UnityCatalogServer server = storage.catalog(prefix, TOKEN)) {
+      ChaosInjector injector = new ChaosInjector(server, cluster, taskManagers, writerFailures);
+      UnityCatalogConnection connection =
+          new UnityCatalogConnection(server.uri(), Secret.of(TOKEN));
+      StreamExecutionEnvironment env = flink.job().checkpointEveryMillis(200).restarts(1_000).env();
+      changelog
+          .source(env, 0, changes, ChaosSchedule.ROWS_PER_SECOND)
+          // One mapper after the one source reader: the changes of a key keep their order.
+          .map(new ChaosMapper(writerFailures))
+          .setParallelism(1)
+          .returns(InternalTypeInfo.of(Changelog.TYPE))
+          .sinkTo(
+              DeltaSink.builder()
+                  .unityCatalog(connection)
+                  .tableName(TABLE)
+                  .rowType(Changelog.TYPE)
+                  .primaryKey("id")
+                  .partitionColumns("bucket")
+                  .hadoopOptions(storage.storageOptions())
+                  .option(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL, 3)
+                  .build());
+      JobClient job = env.executeAsync("chaos upserts " + prefix);
+      injector.drive(
+          job, "the upsert run with seed " + seed, schedule.faults(), 4, () -> false, () -> {});
+      injector.clear();
+      job.getJobExecutionResult().get();
+
+      CatalogReads.Read read = CatalogReads.read(connection, TABLE, storage.storageOptions());
+      return new Result(
+          changes,
+          changelog.expected(changes),
+          read,
+          storage.deletionVectorFiles(prefix),
+          injector.tally(),
+          S3FaultInterceptor.injected(),
+          storage.missingVersions(prefix, read.version()),
+          storage.keysSince(firstKey).stream()
+              .mapToLong(CredentialEnforcingProxy.KeyStats::refusedExpired)
+              .sum());
+    } finally {
+      ChaosMapper.disarm();
+      S3FaultInterceptor.clear();
+    }
+  }
+}
