@@ -82,10 +82,24 @@ final class DeltaWriteResultAggregator
     boolean restoredState = context.getRestoredCheckpointId().isPresent();
     if (restoredState || config.appId() != null) {
       long tableTxn;
+      long restoredTxn;
       try (var loader = ConnectorClassLoader.enter();
           DeltaTable table =
               DeltaTable.open(TableRequest.of(config.table(), config.hadoopConf()))) {
         tableTxn = table.transactionVersion(appId);
+        restoredTxn = restored == null ? -1 : table.transactionVersion(restored);
+      }
+      if (restoredState
+          && config.upserts()
+          && restoredTxn > context.getRestoredCheckpointId().getAsLong()) {
+        // Under any app id: the restored key index points at rows the table no longer holds.
+        throw new SuppressRestartsException(
+            new IllegalStateException(
+                SinkErrors.upsertStateOlderThanTable(
+                    config.tableName(),
+                    restored,
+                    context.getRestoredCheckpointId().getAsLong(),
+                    restoredTxn)));
       }
       if (restoredState) {
         long checkpoint = context.getRestoredCheckpointId().getAsLong();

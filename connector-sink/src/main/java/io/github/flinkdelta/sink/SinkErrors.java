@@ -8,6 +8,18 @@ final class SinkErrors {
 
   private SinkErrors() {}
 
+  static String upsertStateOlderThanTable(
+      String table, String appId, long restoredCheckpoint, long tableTxnVersion) {
+    return String.format(
+        "Delta table %s already holds the commits of app id %s up to checkpoint %d, but this job"
+            + " was restored from checkpoint %d: the restored state is older than the table (an"
+            + " older savepoint?). A sink with a primary key cannot write on from older state,"
+            + " under this app id or a new one: its key index points at rows the table no longer"
+            + " holds. Restore from the latest checkpoint or savepoint, or start the job without"
+            + " state (the sink then reads the keys of the table's rows).",
+        table, appId, tableTxnVersion, restoredCheckpoint);
+  }
+
   static String restoredStateOlderThanTable(
       String table, String appId, long restoredCheckpoint, long tableTxnVersion) {
     return String.format(

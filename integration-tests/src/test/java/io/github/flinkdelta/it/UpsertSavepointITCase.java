@@ -129,6 +129,9 @@ class UpsertSavepointITCase {
 
     assertThat(failure).as("the job from the older savepoint stops").isNotNull();
     assertThat(ExceptionUtils.findThrowable(failure, SuppressRestartsException.class)).isPresent();
+    assertThat(ExceptionUtils.findThrowableWithMessage(failure, "cannot write on from older state"))
+        .as("the job stops when it starts, saying why")
+        .isPresent();
     assertThat(DeltaTableReader.version(table)).isEqualTo(versionAtNewer);
     UpsertAssert.assertExact(table, changelog.expected(atNewer));
     UpsertAssert.assertNoVersionRepeatsAKey(table);
