@@ -31,7 +31,14 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *   <li>{@code large}: a table of 1,000,000 files and partitions, and one of 10,000 versions: load,
  *       commit, first commit of a job, cancellation while starting;
  *   <li>{@code soak}: a one-table run of {@code --soak-minutes N} (default 60) at 10,000 rows/s,
- *       only when named in {@code --sections} or given {@code --soak-minutes}.
+ *       only when named in {@code --sections} or given {@code --soak-minutes}; {@code
+ *       --soak-flavour upsert} streams the upsert changelog into a table with a primary key;
+ *   <li>{@code upsert} (only when named): a changelog of {@code --changes N} (default 10,000,000)
+ *       over {@code --keys N} (default 1,000,000) keys into this sink with a primary key, Iceberg's
+ *       sink in upsert mode and Paimon's on a primary-key table ({@code --upsert-contenders a,b}),
+ *       this sink once per state backend of {@code --upsert-state-backends} (default {@code
+ *       hashmap,rocksdb}); each table read back; then the key index a fresh upsert job builds on a
+ *       table of {@code --index-rows N} (default 10,000,000) rows. {@code benchmark-upserts.json}.
  * </ul>
  *
  * <p>Options: {@code --full} (larger runs), {@code --rows N}, {@code --repeats N} (comparison runs
@@ -39,7 +46,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * a,b}, {@code --sections a,b}, {@code --soak-minutes N}, {@code --object-reuse} (the comparison
  * with Flink's object reuse on, for every contender), {@code --out DIR} (default {@code target}),
  * {@code --order-seed N} (the contenders' order in each repetition is shuffled with it; printed).
- * Everything but the comparison's table goes to {@code benchmark-measurements.json}.
+ * Everything but the comparison's table and the upserts' ({@code benchmark-upserts.json}) goes to
+ * {@code benchmark-measurements.json}.
  */
 public final class BenchmarkMain {
 
@@ -77,7 +85,13 @@ public final class BenchmarkMain {
     if (options.runs("soak")) {
       String seconds = Integer.toString(options.soakMinutes() * 60);
       Duration timeout = ChildJvm.TIMEOUT.plusMinutes(options.soakMinutes());
-      measurements.add(report(measure(SoakRun.class, "1g", timeout, work, seconds, "10000")));
+      measurements.add(
+          report(
+              measure(
+                  SoakRun.class, "1g", timeout, work, seconds, "10000", options.soakFlavour())));
+    }
+    if (options.runs("upsert")) {
+      upserts(options, work, out);
     }
     if (!measurements.isEmpty()) {
       new ObjectMapper()
@@ -146,6 +160,48 @@ public final class BenchmarkMain {
     System.out.println();
     report.writeJson(out.resolve("benchmark-results.json"));
     report.writeCharts(out);
+  }
+
+  /**
+   * The upsert section: each contender on the same changelog in a JVM of its own, then the index
+   * build; the figures are printed as a table and written to {@code benchmark-upserts.json}.
+   */
+  private static void upserts(Options options, Path work, Path out) throws Exception {
+    System.out.printf(
+        "Upserts: %,d changes over %,d keys, parallelism %d, a checkpoint every %d ms%n",
+        options.changes(), options.keys(), UpsertRun.PARALLELISM, UpsertRun.CHECKPOINT_INTERVAL_MS);
+    List<Figures> runs = new ArrayList<>();
+    for (String contender : options.upsertContenders()) {
+      List<String> backends =
+          contender.equals(DeltaUpsertContender.NAME)
+              ? options.upsertStateBackends()
+              : List.of("hashmap");
+      for (String backend : backends) {
+        Figures run =
+            measure(
+                UpsertRun.class,
+                "2g",
+                work,
+                contender,
+                Long.toString(options.changes()),
+                Long.toString(options.keys()),
+                backend);
+        runs.add(run);
+        System.out.print(run);
+        System.out.println();
+      }
+    }
+    Figures index = null;
+    if (options.indexRows() > 0) {
+      String[] args = {Long.toString(options.indexRows()), "10000"};
+      index = measure(IndexBuildRun.class, "4g", work, args);
+      UpsertReport.indexReadTimes(logOf(IndexBuildRun.class, work, args), index);
+      System.out.print(index);
+      System.out.println();
+    }
+    UpsertReport report = new UpsertReport(runs, index);
+    report.print(System.out);
+    report.writeJson(out.resolve("benchmark-upserts.json"));
   }
 
   private static void jmh(Options options, Path out) throws Exception {
@@ -223,10 +279,15 @@ public final class BenchmarkMain {
     return child(main, heap, ChildJvm.TIMEOUT, work, args);
   }
 
+  /** The log of the run of {@code main} with {@code args} under {@code work}. */
+  static Path logOf(Class<?> main, Path work, String... args) {
+    return work.resolve(main.getSimpleName() + "-" + String.join("-", args)).resolve("run.log");
+  }
+
   private static Figures child(
       Class<?> main, String heap, Duration timeout, Path work, String... args) throws Exception {
-    String name = main.getSimpleName() + "-" + String.join("-", args);
-    Path dir = Files.createDirectories(work.resolve(name));
+    Path dir = Files.createDirectories(logOf(main, work, args).getParent());
+    String name = dir.getFileName().toString();
     Path result = dir.resolve("result.json");
     List<String> childArgs = new ArrayList<>(Arrays.asList(args));
     childArgs.add(dir.toString());
@@ -249,6 +310,12 @@ public final class BenchmarkMain {
       List<String> scenarios,
       Set<String> sections,
       int soakMinutes,
+      String soakFlavour,
+      long changes,
+      long keys,
+      long indexRows,
+      List<String> upsertContenders,
+      List<String> upsertStateBackends,
       Path out,
       boolean full,
       boolean objectReuse,
@@ -257,7 +324,7 @@ public final class BenchmarkMain {
     private static final List<String> DEFAULT_SECTIONS =
         List.of("comparison", "jmh", "state", "partitions", "large");
     private static final List<String> SECTIONS =
-        List.of("comparison", "jmh", "state", "partitions", "large", "soak");
+        List.of("comparison", "jmh", "state", "partitions", "large", "soak", "upsert");
 
     boolean runs(String section) {
       return sections.contains(section);
@@ -272,6 +339,12 @@ public final class BenchmarkMain {
       List<String> scenarios = List.of(Scenario.UNPARTITIONED.id(), Scenario.PARTITIONED.id());
       List<String> sections = DEFAULT_SECTIONS;
       int soakMinutes = 0;
+      String soakFlavour = "append";
+      long changes = 10_000_000;
+      long keys = 1_000_000;
+      long indexRows = 10_000_000;
+      List<String> upsertContenders = UpsertContender.NAMES;
+      List<String> upsertStateBackends = List.of("hashmap", "rocksdb");
       Path out = Path.of("target");
       long orderSeed = System.nanoTime();
       for (int i = 0; i < args.length; i++) {
@@ -283,12 +356,29 @@ public final class BenchmarkMain {
           case "--scenarios" -> scenarios = List.of(args[++i].split(","));
           case "--sections" -> sections = List.of(args[++i].split(","));
           case "--soak-minutes" -> soakMinutes = Integer.parseInt(args[++i]);
+          case "--soak-flavour" -> soakFlavour = args[++i];
+          case "--changes" -> changes = Long.parseLong(args[++i]);
+          case "--keys" -> keys = Long.parseLong(args[++i]);
+          case "--index-rows" -> indexRows = Long.parseLong(args[++i]);
+          case "--upsert-contenders" -> upsertContenders = List.of(args[++i].split(","));
+          case "--upsert-state-backends" -> upsertStateBackends = List.of(args[++i].split(","));
           case "--out" -> out = Path.of(args[++i]);
           case "--order-seed" -> orderSeed = Long.parseLong(args[++i]);
           default -> throw new IllegalArgumentException("Unknown option " + args[i]);
         }
       }
       contenders.forEach(Contender::named);
+      upsertContenders.forEach(UpsertContender::named);
+      if (!List.of("append", "upsert").contains(soakFlavour)) {
+        throw new IllegalArgumentException(
+            "Unknown soak flavour '" + soakFlavour + "'; known: append, upsert");
+      }
+      for (String backend : upsertStateBackends) {
+        if (!List.of("hashmap", "rocksdb").contains(backend)) {
+          throw new IllegalArgumentException(
+              "Unknown state backend '" + backend + "'; known: hashmap, rocksdb");
+        }
+      }
       scenarios.forEach(Scenario::of);
       for (String section : sections) {
         if (!SECTIONS.contains(section)) {
@@ -309,6 +399,12 @@ public final class BenchmarkMain {
           scenarios,
           Set.copyOf(run),
           soakMinutes,
+          soakFlavour,
+          changes,
+          keys,
+          indexRows,
+          upsertContenders,
+          upsertStateBackends,
           out,
           full,
           objectReuse,

@@ -34,6 +34,14 @@ final class EmbeddedFlink implements AutoCloseable {
    *     Flink's default, as every kept checkpoint holds heap
    */
   EmbeddedFlink(int slots, Path checkpoints, int checkpointHistory) throws Exception {
+    this(slots, checkpoints, checkpointHistory, new Configuration());
+  }
+
+  /**
+   * @param extra settings on top of these, such as the state backend
+   */
+  EmbeddedFlink(int slots, Path checkpoints, int checkpointHistory, Configuration extra)
+      throws Exception {
     Configuration conf = new Configuration();
     conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
     conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
@@ -41,6 +49,7 @@ final class EmbeddedFlink implements AutoCloseable {
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
     // Any free port, so that clusters of runs side by side (a soak and a test, say) never clash.
     conf.set(RestOptions.BIND_PORT, "0");
+    conf.addAll(extra);
     cluster =
         new MiniCluster(
             new MiniClusterConfiguration.Builder()
@@ -73,6 +82,23 @@ final class EmbeddedFlink implements AutoCloseable {
 
   MiniCluster cluster() {
     return cluster;
+  }
+
+  /** The ids of the job's vertices whose name contains {@code name}. */
+  List<org.apache.flink.runtime.jobgraph.JobVertexID> vertices(JobID job, String name)
+      throws Exception {
+    List<org.apache.flink.runtime.jobgraph.JobVertexID> ids = new ArrayList<>();
+    cluster
+        .getArchivedExecutionGraph(job)
+        .get()
+        .getAllVertices()
+        .forEach(
+            (id, vertex) -> {
+              if (vertex.getName().contains(name)) {
+                ids.add(id);
+              }
+            });
+    return ids;
   }
 
   /** The job's completed checkpoints, oldest first. */

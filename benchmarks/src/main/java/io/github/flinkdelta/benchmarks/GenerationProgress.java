@@ -28,11 +28,16 @@ final class GenerationProgress {
 
   /** Row {@code i} of {@link BenchmarkRows}, marking progress every {@link #EVERY} rows. */
   static RowData row(long i) {
+    mark(i);
+    return BenchmarkRows.row(i);
+  }
+
+  /** Marks progress when row {@code i} ends another {@link #EVERY} rows of this subtask. */
+  static void mark(long i) {
     if (i % EVERY == EVERY - 1) {
       MARKS.add(
           new Mark(System.nanoTime(), OS.getProcessCpuTime(), Thread.currentThread().getId()));
     }
-    return BenchmarkRows.row(i);
   }
 
   /** The marks so far, in time order. */

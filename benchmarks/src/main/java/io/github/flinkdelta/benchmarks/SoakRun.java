@@ -25,21 +25,32 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
  * steady rate with a checkpoint, and so a commit, every second. The live heap is sampled after a
  * full collection at fixed intervals; after warm-up (the first fifth of the run) it must stay flat.
  *
- * <p>Arguments: {@code seconds rows-per-second work-dir result-file}.
+ * <p>The {@code upsert} flavour streams the upsert benchmark's changelog ({@link UpsertChangelog},
+ * over {@link #UPSERT_KEYS} keys, so that every key has been touched within the warm-up) into a
+ * path table with a primary key instead, and reads the table back at the end: it must hold exactly
+ * the live keys. A path table, because reading a catalog-managed table back with deletion vectors
+ * applied would need the catalog's client in the reader; the writer's side, which the soak watches,
+ * is the same.
+ *
+ * <p>Arguments: {@code seconds rows-per-second [append|upsert] work-dir result-file}.
  */
 public final class SoakRun {
 
   private static final String TABLE = "main.default.soak";
+
+  /** Keys of the upsert flavour's changelog. */
+  static final long UPSERT_KEYS = 100_000;
 
   private SoakRun() {}
 
   public static void main(String[] args) throws Exception {
     int seconds = Integer.parseInt(args[0]);
     int rate = Integer.parseInt(args[1]);
-    Path dir = Path.of(args[2]);
+    boolean upsert = args.length > 4 && args[2].equals("upsert");
+    Path dir = Path.of(args[args.length - 2]);
     long rows = (long) seconds * rate;
     Path storage = dir.resolve("soak-storage");
-    Figures figures = new Figures("soak");
+    Figures figures = new Figures(upsert ? "soak upsert" : "soak");
     List<long[]> samples = new ArrayList<>();
     long sampleMillis = Math.max(1_000, seconds * 1_000L / 60);
 
@@ -53,21 +64,27 @@ public final class SoakRun {
       StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
       env.setParallelism(2);
       env.enableCheckpointing(1_000);
-      env.fromSource(
-              new DataGeneratorSource<>(
-                  BenchmarkRows.generator(),
-                  rows,
-                  RateLimiterStrategy.perSecond(rate),
-                  InternalTypeInfo.of(BenchmarkRows.TYPE)),
-              WatermarkStrategy.noWatermarks(),
-              "rows")
-          .sinkTo(
-              DeltaSink.builder()
-                  .unityCatalog(new UnityCatalogConnection(catalog.uri(), Secret.of("soak")))
-                  .tableName(TABLE)
-                  .rowType(BenchmarkRows.TYPE)
-                  .partitionColumns(BenchmarkRows.PARTITION_COLUMN)
-                  .build());
+      String upsertTable = dir.resolve("soak-upsert-table").toUri().toString();
+      UpsertChangelog changelog = new UpsertChangelog(UPSERT_KEYS);
+      if (upsert) {
+        changelog.source(env, rows, rate).sinkTo(DeltaUpsertContender.sink(upsertTable));
+      } else {
+        env.fromSource(
+                new DataGeneratorSource<>(
+                    BenchmarkRows.generator(),
+                    rows,
+                    RateLimiterStrategy.perSecond(rate),
+                    InternalTypeInfo.of(BenchmarkRows.TYPE)),
+                WatermarkStrategy.noWatermarks(),
+                "rows")
+            .sinkTo(
+                DeltaSink.builder()
+                    .unityCatalog(new UnityCatalogConnection(catalog.uri(), Secret.of("soak")))
+                    .tableName(TABLE)
+                    .rowType(BenchmarkRows.TYPE)
+                    .partitionColumns(BenchmarkRows.PARTITION_COLUMN)
+                    .build());
+      }
 
       MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
       ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
@@ -90,25 +107,45 @@ public final class SoakRun {
       sampler.shutdownNow();
       sampler.awaitTermination(10, TimeUnit.SECONDS);
 
-      ParquetOutput output = ParquetOutput.read(storage);
       HeapTrend trend = HeapTrend.of(samples, 0.2);
+      figures.put("seconds", seconds).put("rows", rows);
+      if (upsert) {
+        UpsertChangelog.Contents expected = changelog.expected(rows);
+        UpsertChangelog.Contents read = DeltaUpsertContender.read(upsertTable);
+        figures
+            .put("keys", UPSERT_KEYS)
+            .put("live_keys_expected", expected.rows())
+            .put("rows_read", read.rows())
+            .put(
+                "commits",
+                DeltaPathContender.checkpointsOf(Path.of(java.net.URI.create(upsertTable))).size())
+            .put("files", DeltaUpsertContender.filesOf(upsertTable).data());
+        if (!read.equals(expected)) {
+          throw new IllegalStateException(
+              "The upsert table does not hold the live keys: read "
+                  + read
+                  + ", expected "
+                  + expected);
+        }
+      } else {
+        ParquetOutput output = ParquetOutput.read(storage);
+        figures
+            .put("rows_landed", output.rows())
+            .put("catalog_version", catalog.latestVersion(TABLE))
+            .put("files", output.files());
+        if (output.rows() != rows) {
+          throw new IllegalStateException("Rows lost or duplicated:\n" + figures);
+        }
+      }
       figures
-          .put("seconds", seconds)
-          .put("rows", rows)
-          .put("rows_landed", output.rows())
-          .put("catalog_version", catalog.latestVersion(TABLE))
-          .put("files", output.files())
           .put("heap_samples", samples.size())
           .put("heap_after_warmup_first_third_mb", trend.firstThirdMb())
           .put("heap_last_third_mb", trend.lastThirdMb())
           .put("heap_max_after_warmup_mb", trend.maxMb())
           .put("heap_slope_mb_per_hour", trend.slopeMbPerHour())
           .put("heap_mb_at_each_tenth", HeapTrend.atEachTenth(samples));
-      if (output.rows() != rows) {
-        throw new IllegalStateException("Rows lost or duplicated:\n" + figures);
-      }
     }
-    figures.write(Path.of(args[3]));
+    figures.write(Path.of(args[args.length - 1]));
     System.exit(0);
   }
 }

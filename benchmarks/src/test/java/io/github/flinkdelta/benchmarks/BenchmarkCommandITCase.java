@@ -120,6 +120,79 @@ class BenchmarkCommandITCase {
         .isBetween(20.0, 2_000.0);
   }
 
+  /**
+   * The upsert section scaled down (a changelog of 20,000 changes over 2,000 keys, an index built
+   * on a table of 20,000 rows) and a short upsert soak: every contender's table holds exactly the
+   * live keys the changelog leaves (a run of this sink fails otherwise, a peer's says so in {@code
+   * exact}), and the figures the README promises are there.
+   */
+  @Test
+  void upsertsRunOnASmallChangelog() throws Exception {
+    BenchmarkMain.main(
+        new String[] {
+          "--sections",
+          "upsert",
+          "--changes",
+          "20000",
+          "--keys",
+          "2000",
+          "--index-rows",
+          "0",
+          "--upsert-state-backends",
+          "hashmap",
+          "--out",
+          out.toString()
+        });
+
+    Map<String, Object> upserts =
+        new ObjectMapper()
+            .readValue(
+                out.resolve("benchmark-upserts.json").toFile(),
+                new TypeReference<Map<String, Object>>() {});
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> runs = (List<Map<String, Object>>) upserts.get("runs");
+    assertThat(runs)
+        .extracting(r -> r.get("contender"))
+        .containsExactlyElementsOf(UpsertContender.NAMES);
+    for (Map<String, Object> run : runs) {
+      assertThat(run)
+          .containsKeys(
+              "changes_per_second",
+              "cpu_us_per_change",
+              "read_ms",
+              "data_files",
+              "delete_files",
+              "peak_heap_after_gc_mb")
+          .containsEntry("changes", 20_000)
+          .containsEntry("exact", true);
+      assertThat(run.get("rows_read")).isEqualTo(run.get("live_keys_expected"));
+    }
+    assertThat(((Number) runs.get(0).get("index_state_bytes_per_live_key")).doubleValue())
+        .isPositive();
+    assertThat(upserts.get("index_build")).isNull();
+  }
+
+  /**
+   * The upsert section's index build on a table of 20,000 rows, and the soak's upsert flavour for
+   * ten seconds: both tables hold exactly the live keys.
+   */
+  @Test
+  void anIndexBuildAndAnUpsertSoakRun() throws Exception {
+    Path work = Files.createDirectories(out.resolve("work"));
+    Figures index = BenchmarkMain.child(IndexBuildRun.class, "1g", work, "20000", "2000");
+    UpsertReport.indexReadTimes(
+        BenchmarkMain.logOf(IndexBuildRun.class, work, "20000", "2000"), index);
+    assertThat(index.values()).containsEntry("table_rows", 20_000);
+    assertThat(index.values().get("rows_read")).isEqualTo(index.values().get("live_keys_expected"));
+    assertThat(((Number) index.values().get("job_first_commit_ms")).longValue()).isPositive();
+    // Each of the two writers logs its read of the table's keys.
+    assertThat((List<?>) index.values().get("writer_key_read_ms")).hasSize(2);
+
+    Figures soak = BenchmarkMain.child(SoakRun.class, "512m", work, "10", "2000", "upsert");
+    assertThat(soak.values().get("rows_read")).isEqualTo(soak.values().get("live_keys_expected"));
+    assertThat((List<?>) soak.values().get("heap_mb_at_each_tenth")).hasSize(10);
+  }
+
   private static boolean isFigure(Object value) {
     return value instanceof Number n && !Double.isNaN(n.doubleValue());
   }
