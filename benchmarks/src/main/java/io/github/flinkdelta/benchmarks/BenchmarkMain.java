@@ -37,8 +37,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *       over {@code --keys N} (default 1,000,000) keys into this sink with a primary key, Iceberg's
  *       sink in upsert mode and Paimon's on a primary-key table ({@code --upsert-contenders a,b}),
  *       this sink once per state backend of {@code --upsert-state-backends} (default {@code
- *       hashmap,rocksdb}); each table read back; then the key index a fresh upsert job builds on a
- *       table of {@code --index-rows N} (default 10,000,000) rows. {@code benchmark-upserts.json}.
+ *       hashmap,rocksdb,rocksdb-incremental}); each table read back; then the key index a fresh
+ *       upsert job builds on a table of {@code --index-rows N} (default 10,000,000) rows. A read
+ *       that takes longer than {@code --read-limit-seconds N} (default 600) is reported as not
+ *       finished. {@code benchmark-upserts.json}.
  * </ul>
  *
  * <p>Options: {@code --full} (larger runs), {@code --rows N}, {@code --repeats N} (comparison runs
@@ -185,7 +187,8 @@ public final class BenchmarkMain {
                 contender,
                 Long.toString(options.changes()),
                 Long.toString(options.keys()),
-                backend);
+                backend,
+                Long.toString(options.readLimitSeconds()));
         runs.add(run);
         System.out.print(run);
         System.out.println();
@@ -314,6 +317,7 @@ public final class BenchmarkMain {
       long changes,
       long keys,
       long indexRows,
+      long readLimitSeconds,
       List<String> upsertContenders,
       List<String> upsertStateBackends,
       Path out,
@@ -343,8 +347,9 @@ public final class BenchmarkMain {
       long changes = 10_000_000;
       long keys = 1_000_000;
       long indexRows = 10_000_000;
+      long readLimitSeconds = 600;
       List<String> upsertContenders = UpsertContender.NAMES;
-      List<String> upsertStateBackends = List.of("hashmap", "rocksdb");
+      List<String> upsertStateBackends = List.of("hashmap", "rocksdb", "rocksdb-incremental");
       Path out = Path.of("target");
       long orderSeed = System.nanoTime();
       for (int i = 0; i < args.length; i++) {
@@ -360,6 +365,7 @@ public final class BenchmarkMain {
           case "--changes" -> changes = Long.parseLong(args[++i]);
           case "--keys" -> keys = Long.parseLong(args[++i]);
           case "--index-rows" -> indexRows = Long.parseLong(args[++i]);
+          case "--read-limit-seconds" -> readLimitSeconds = Long.parseLong(args[++i]);
           case "--upsert-contenders" -> upsertContenders = List.of(args[++i].split(","));
           case "--upsert-state-backends" -> upsertStateBackends = List.of(args[++i].split(","));
           case "--out" -> out = Path.of(args[++i]);
@@ -374,9 +380,11 @@ public final class BenchmarkMain {
             "Unknown soak flavour '" + soakFlavour + "'; known: append, upsert");
       }
       for (String backend : upsertStateBackends) {
-        if (!List.of("hashmap", "rocksdb").contains(backend)) {
+        if (!List.of("hashmap", "rocksdb", "rocksdb-incremental").contains(backend)) {
           throw new IllegalArgumentException(
-              "Unknown state backend '" + backend + "'; known: hashmap, rocksdb");
+              "Unknown state backend '"
+                  + backend
+                  + "'; known: hashmap, rocksdb, rocksdb-incremental");
         }
       }
       scenarios.forEach(Scenario::of);
@@ -403,6 +411,7 @@ public final class BenchmarkMain {
           changes,
           keys,
           indexRows,
+          readLimitSeconds,
           upsertContenders,
           upsertStateBackends,
           out,

@@ -68,11 +68,15 @@ final class UpsertReport {
           number(v.get("changes_per_second"), 0),
           number(v.get("changes_per_second_after_warm_up"), 0),
           number(v.get("cpu_us_per_change"), 2),
-          number(v.get("read_ms"), 0),
+          v.containsKey("read_not_finished_within_s")
+              ? "not finished in " + v.get("read_not_finished_within_s") + " s"
+              : number(v.get("read_ms"), 0),
           number(v.get("read_again_ms"), 0),
           number(v.get("rows_read"), 0),
           number(v.get("live_keys_expected"), 0),
-          Boolean.TRUE.equals(v.get("exact")) ? "" : " NOT EXACT",
+          !v.containsKey("exact")
+              ? " (not read)"
+              : Boolean.TRUE.equals(v.get("exact")) ? "" : " NOT EXACT",
           number(v.get("data_files"), 0),
           number(v.get("data_files_with_deletes"), 0),
           number(v.get("delete_files"), 0),
@@ -99,7 +103,11 @@ final class UpsertReport {
             ratio(ours.get("cpu_us_per_change"), theirs.get("cpu_us_per_change")),
             peer,
             DeltaUpsertContender.NAME,
-            ratio(theirs.get("read_ms"), ours.get("read_ms")));
+            theirs.get("read_not_finished_within_s") instanceof Number limit
+                ? "more than "
+                    + ratio(limit.doubleValue() * 1_000, ours.get("read_ms"))
+                    + " (not finished)"
+                : ratio(theirs.get("read_ms"), ours.get("read_ms")));
       }
     }
     if (index != null) {

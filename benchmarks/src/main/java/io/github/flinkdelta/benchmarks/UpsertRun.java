@@ -6,7 +6,6 @@ import java.util.List;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateBackendOptions;
-import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.runtime.checkpoint.AbstractCheckpointStats;
 import org.apache.flink.runtime.checkpoint.TaskStateStats;
 import org.apache.flink.runtime.jobgraph.JobVertexID;
@@ -36,12 +35,21 @@ public final class UpsertRun {
     long changes = Long.parseLong(args[1]);
     long keys = Long.parseLong(args[2]);
     String backend = args[3];
-    Path dir = Path.of(args[4]);
-    run(name, changes, keys, backend, dir).write(Path.of(args[5]));
+    long readLimitSeconds = Long.parseLong(args[4]);
+    Path dir = Path.of(args[5]);
+    Path result = Path.of(args[6]);
+    run(name, changes, keys, backend, readLimitSeconds, dir, result).write(result);
     System.exit(0);
   }
 
-  static Figures run(String name, long changes, long keys, String backend, Path dir)
+  static Figures run(
+      String name,
+      long changes,
+      long keys,
+      String backend,
+      long readLimitSeconds,
+      Path dir,
+      Path result)
       throws Exception {
     UpsertChangelog changelog = new UpsertChangelog(keys);
     UpsertChangelog.Contents expected = changelog.expected(changes);
@@ -56,12 +64,16 @@ public final class UpsertRun {
             .put("checkpoint_interval_ms", CHECKPOINT_INTERVAL_MS)
             .put("state_backend", backend);
     Configuration conf = new Configuration();
-    conf.set(StateBackendOptions.STATE_BACKEND, backend);
+    conf.set(StateBackendOptions.STATE_BACKEND, backend.replace("-incremental", ""));
+    conf.set(
+        org.apache.flink.configuration.CheckpointingOptions.INCREMENTAL_CHECKPOINTS,
+        backend.endsWith("-incremental"));
     try (EmbeddedFlink flink =
         new EmbeddedFlink(
             PARALLELISM,
             dir.resolve("checkpoints"),
-            WebOptions.CHECKPOINTS_HISTORY_SIZE.defaultValue(),
+            // Every checkpoint of the run is counted, and the index's last one found.
+            100_000,
             conf)) {
       contender.prepare(dir, PARALLELISM);
       StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
@@ -113,22 +125,51 @@ public final class UpsertRun {
       }
     }
 
-    // The read, after the cluster has gone: the JVM holds nothing of the job any more.
-    System.gc();
-    long started = System.nanoTime();
-    UpsertChangelog.Contents read = contender.read();
-    figures.put("read_ms", (System.nanoTime() - started) / 1e6);
-    started = System.nanoTime();
-    contender.read();
-    figures
-        .put("read_again_ms", (System.nanoTime() - started) / 1e6)
-        .put("rows_read", read.rows())
-        .put("exact", read.equals(expected));
+    // The files first: planning is quick, and the figure survives a read that is not.
     UpsertContender.TableFiles files = contender.files();
     figures
         .put("data_files", files.data())
         .put("data_files_with_deletes", files.withDeletes())
-        .put("delete_files", files.deletes());
+        .put("delete_files", files.deletes())
+        .write(result);
+
+    // The read, after the cluster has gone: the JVM holds nothing of the job any more.
+    Thread limit =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(readLimitSeconds * 1_000);
+                synchronized (figures) {
+                  figures.put("read_not_finished_within_s", readLimitSeconds).write(result);
+                }
+                System.err.println("The read did not finish within " + readLimitSeconds + " s");
+                Runtime.getRuntime().halt(0);
+              } catch (InterruptedException e) {
+                // the read finished
+              } catch (java.io.IOException e) {
+                e.printStackTrace();
+                Runtime.getRuntime().halt(1);
+              }
+            },
+            "read-limit");
+    limit.setDaemon(true);
+    limit.start();
+    System.gc();
+    long started = System.nanoTime();
+    UpsertChangelog.Contents read = contender.read();
+    double readMillis = (System.nanoTime() - started) / 1e6;
+    synchronized (figures) {
+      figures.put("read_ms", readMillis);
+    }
+    started = System.nanoTime();
+    contender.read();
+    limit.interrupt();
+    synchronized (figures) {
+      figures
+          .put("read_again_ms", (System.nanoTime() - started) / 1e6)
+          .put("rows_read", read.rows())
+          .put("exact", read.equals(expected));
+    }
     if (!read.equals(expected)) {
       String what =
           String.format(
@@ -145,10 +186,11 @@ public final class UpsertRun {
 
   /**
    * The key index's size in the checkpoints: the state of the sink's upsert writer (its keyed
-   * state, and a few bytes of operator state) in the last checkpoint that holds it. A writer that
-   * has finished its input reports no state in the checkpoints after, so the last ones are passed
-   * over. The index then holds about the live keys the changelog leaves: every key has been touched
-   * many times by then, and the share of live keys stays put.
+   * state, and a few bytes of operator state) in the last checkpoint that holds it (the whole
+   * state, also of an incremental checkpoint, which writes less). A writer that has finished its
+   * input reports no state in the checkpoints after, so the last ones are passed over. The index
+   * then holds about the live keys the changelog leaves: every key has been touched many times by
+   * then, and the share of live keys stays put.
    */
   private static void indexState(
       EmbeddedFlink flink,
@@ -166,16 +208,19 @@ public final class UpsertRun {
               + writers.size());
     }
     long bytes = 0;
+    long written = 0;
     long checkpoint = -1;
     for (AbstractCheckpointStats stats : checkpoints) {
       TaskStateStats writer = stats.getTaskStateStats(writers.get(0));
       if (writer != null && writer.getStateSize() > 0) {
         bytes = writer.getStateSize();
+        written = writer.getCheckpointedSize();
         checkpoint = stats.getCheckpointId();
       }
     }
     figures
         .put("index_state_bytes", bytes)
+        .put("index_state_bytes_written_by_that_checkpoint", written)
         .put("index_state_checkpoint", checkpoint)
         .put("index_state_bytes_per_live_key", (double) bytes / liveKeys);
   }
