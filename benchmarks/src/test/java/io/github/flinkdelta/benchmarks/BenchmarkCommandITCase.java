@@ -174,7 +174,7 @@ class BenchmarkCommandITCase {
 
   /**
    * The upsert section's index build on a table of 20,000 rows, and the soak's upsert flavour for
-   * ten seconds: both tables hold exactly the live keys.
+   * five seconds: both tables hold exactly the live keys.
    */
   @Test
   void anIndexBuildAndAnUpsertSoakRun() throws Exception {
@@ -188,7 +188,7 @@ class BenchmarkCommandITCase {
     // Each of the two writers logs its read of the table's keys.
     assertThat((List<?>) index.values().get("writer_key_read_ms")).hasSize(2);
 
-    Figures soak = BenchmarkMain.child(SoakRun.class, "512m", work, "10", "2000", "upsert");
+    Figures soak = BenchmarkMain.child(SoakRun.class, "512m", work, "5", "2000", "upsert");
     assertThat(soak.values().get("rows_read")).isEqualTo(soak.values().get("live_keys_expected"));
     assertThat((List<?>) soak.values().get("heap_mb_at_each_tenth")).hasSize(10);
   }
