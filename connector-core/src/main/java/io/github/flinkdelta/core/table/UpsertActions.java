@@ -79,7 +79,8 @@ final class UpsertActions {
       FileDeletes deletes) {
     String tableRoot = snapshot.getPath();
     Map<Long, DataFile> newFiles = new HashMap<>();
-    for (DataFile file : files) {
+    // Decoding the checkpoint's files is needed only to find those it deletes rows of.
+    for (DataFile file : deletes.isEmpty() ? List.<DataFile>of() : files) {
       long id = FileIds.of(file.path());
       if (deletes.byFile().containsKey(id)) {
         newFiles.put(id, file);
