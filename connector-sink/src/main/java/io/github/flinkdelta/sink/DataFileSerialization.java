@@ -15,8 +15,14 @@ import org.apache.flink.core.memory.DataOutputView;
  */
 final class DataFileSerialization {
 
-  /** The state version this connector writes: version 3 and the deletes of upserts. */
-  static final int VERSION = 4;
+  /**
+   * The state version this connector writes: version 4 and the keys of the rows an upsert deleted
+   * outright.
+   */
+  static final int VERSION = 5;
+
+  /** The first version with the deletes of upserts, without their keys; still read. */
+  static final int VERSION_WITHOUT_DELETED_KEYS = 4;
 
   /** The released version before upserts, which had no deletes; still read. */
   static final int VERSION_WITHOUT_DELETES = 3;
@@ -27,10 +33,10 @@ final class DataFileSerialization {
    * Fails unless {@code version} is one this connector reads. Versions 1 and 2 were never released.
    */
   static void checkVersion(String state, int version) throws IOException {
-    if (version != VERSION && version != VERSION_WITHOUT_DELETES) {
+    if (version < VERSION_WITHOUT_DELETES || version > VERSION) {
       throw new IOException(
           String.format(
-              "Cannot read %s state version %d; this connector reads versions %d and %d. Restore"
+              "Cannot read %s state version %d; this connector reads versions %d to %d. Restore"
                   + " with the connector version that wrote it.",
               state, version, VERSION_WITHOUT_DELETES, VERSION));
     }
@@ -42,7 +48,7 @@ final class DataFileSerialization {
       return FileDeletes.empty();
     }
     try {
-      return FileDeletes.readFrom(in);
+      return FileDeletes.readFrom(in, version != VERSION_WITHOUT_DELETED_KEYS);
     } catch (EOFException | IllegalArgumentException e) {
       throw new IOException("Corrupt sink state: the deletes end early or do not decode", e);
     }

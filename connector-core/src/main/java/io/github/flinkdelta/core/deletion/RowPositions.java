@@ -76,6 +76,38 @@ public final class RowPositions {
     }
   }
 
+  /** Removes every position of {@code other}. */
+  public void removeAll(RowPositions other) {
+    if (other == this) {
+      buckets.clear();
+      return;
+    }
+    for (Map.Entry<Integer, RoaringBitmap> bucket : other.buckets.entrySet()) {
+      RoaringBitmap mine = buckets.get(bucket.getKey());
+      if (mine != null) {
+        mine.andNot(bucket.getValue());
+        if (mine.isEmpty()) {
+          buckets.remove(bucket.getKey());
+        }
+      }
+    }
+  }
+
+  /** The positions both this set and {@code other} hold, as a new set. */
+  public RowPositions intersection(RowPositions other) {
+    RowPositions both = new RowPositions();
+    for (Map.Entry<Integer, RoaringBitmap> bucket : buckets.entrySet()) {
+      RoaringBitmap theirs = other.buckets.get(bucket.getKey());
+      if (theirs != null) {
+        RoaringBitmap and = RoaringBitmap.and(bucket.getValue(), theirs);
+        if (!and.isEmpty()) {
+          both.buckets.put(bucket.getKey(), and);
+        }
+      }
+    }
+    return both;
+  }
+
   /** Whether {@code position} is in the set; false for any position no set can hold. */
   public boolean contains(long position) {
     if (position < 0 || position > MAX_POSITION) {

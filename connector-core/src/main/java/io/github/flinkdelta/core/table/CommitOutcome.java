@@ -24,9 +24,16 @@ public sealed interface CommitOutcome {
    * @param conflicts times the commit was rebuilt on a newer version after Kernel could not rebase
    *     it onto a concurrent commit
    * @param publishMillis how long publishing (backfilling) the new version took; 0 for path tables
+   * @param staleRows deletes of rows another writer had moved or deleted, which the commit settled
+   *     by key instead (see {@code DeltaTable#settleStaleDeletesBy}); 0 for most commits
    */
   record Committed(
-      long tableVersion, long txnVersion, int retries, int conflicts, long publishMillis)
+      long tableVersion,
+      long txnVersion,
+      int retries,
+      int conflicts,
+      long publishMillis,
+      long staleRows)
       implements CommitOutcome {}
 
   /**

@@ -171,13 +171,23 @@ public final class DeltaTable implements AutoCloseable {
   /**
    * Adds {@code files} and deletes the rows {@code deletes} names (in those files or in files of
    * the table) in one table version tagged with transaction ({@code appId}, {@code txnVersion}),
-   * unless the table already holds that transaction version or a later one. A delete in a file the
-   * table no longer has fails the commit as {@link CommitOutcome.Conflicted} with a {@link
-   * RewrittenFileException}.
+   * unless the table already holds that transaction version or a later one. A delete of a row the
+   * table no longer holds live is settled as {@link #settleStaleDeletesBy} says.
    */
   public CommitOutcome commit(
       String appId, long txnVersion, Iterable<DataFile> files, FileDeletes deletes) {
     return committer.commit(appId, txnVersion, files, deletes);
+  }
+
+  /**
+   * Makes later upsert commits settle, by {@code key}, deletes of rows that another writer moved or
+   * deleted after the sink's key index pointed at them: the checkpoint's touched keys keep exactly
+   * its rows ({@link CommitOutcome.Committed#staleRows} counts such deletes). Without it, or for
+   * deletes whose keys are unknown, such a commit fails as {@link CommitOutcome.Conflicted} with a
+   * {@link RewrittenFileException}.
+   */
+  public void settleStaleDeletesBy(KeyColumns key) {
+    committer.settleStaleDeletesBy(key);
   }
 
   /**

@@ -1,5 +1,7 @@
 package io.github.flinkdelta.core.table;
 
+import io.github.flinkdelta.core.deletion.RowPositions;
+import java.util.Map;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -13,8 +15,27 @@ public final class RewrittenFileException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
-  private RewrittenFileException(String message) {
+  /** The positions of rows no longer live, by file id; not serialized. */
+  private final transient Map<Long, RowPositions> stale;
+
+  private RewrittenFileException(String message, Map<Long, RowPositions> stale) {
     super(message);
+    this.stale = stale;
+  }
+
+  /** The deletes that point at rows the table no longer holds live, by file id. */
+  Map<Long, RowPositions> stale() {
+    return stale == null ? Map.of() : stale;
+  }
+
+  /** The number of stale deletes. */
+  long staleRows() {
+    return stale().values().stream().mapToLong(RowPositions::cardinality).sum();
+  }
+
+  /** This failure, with {@code stale} as its deletes' stale part. */
+  static RewrittenFileException of(RewrittenFileException first, Map<Long, RowPositions> stale) {
+    return new RewrittenFileException(first.getMessage(), Map.copyOf(stale));
   }
 
   static RewrittenFileException removed(String tableName, long version) {
@@ -23,7 +44,8 @@ public final class RewrittenFileException extends RuntimeException {
             "Delta table %s at version %d no longer has a data file whose rows the upsert sink"
                 + " updates or deletes: another writer removed or rewrote it after the sink's key"
                 + " index pointed into it. %s",
-            tableName, version, WHAT_TO_DO));
+            tableName, version, WHAT_TO_DO),
+        null);
   }
 
   static RewrittenFileException rowsDeleted(String tableName, long version, String path) {
@@ -31,10 +53,13 @@ public final class RewrittenFileException extends RuntimeException {
         String.format(
             "In Delta table %s at version %d, another writer deleted rows of data file %s that the"
                 + " upsert sink updates or deletes, and may have written their keys anew. %s",
-            tableName, version, path, WHAT_TO_DO));
+            tableName, version, path, WHAT_TO_DO),
+        null);
   }
 
   private static final String WHAT_TO_DO =
-      "Stop other writers that change rows of the table (compaction, DELETE, UPDATE, MERGE) while"
-          + " the sink runs.";
+      "The sink settles such deletes by key, but cannot for these: they come from state written"
+          + " before the sink kept the keys of deleted rows, or from a key the table held twice."
+          + " Stop other writers that change rows of the table (compaction, DELETE, UPDATE, MERGE)"
+          + " while the sink runs.";
 }

@@ -19,6 +19,7 @@ import io.github.flinkdelta.core.table.CommitOutcome.Committed;
 import io.github.flinkdelta.core.table.CommitOutcome.Conflicted;
 import io.github.flinkdelta.core.table.CommitOutcome.Failed;
 import io.github.flinkdelta.core.upsert.FileDeletes;
+import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileLayout;
 import java.util.List;
@@ -57,6 +58,9 @@ final class TableCommitter {
   /** The files of the latest version, once an upsert needed them; null until then or when stale. */
   private LiveFiles liveFiles;
 
+  /** The key by which stale deletes are settled; null to refuse them. */
+  private KeyColumns upsertKey;
+
   TableCommitter(
       String tableName,
       Engine engine,
@@ -77,6 +81,14 @@ final class TableCommitter {
   void checkFilesOf(FileLayout layout) {
     this.filesLayout = layout;
     this.checkedSchema = null;
+  }
+
+  /**
+   * Makes every later upsert commit settle deletes that another writer made stale by {@code key}
+   * ({@link StaleRows}) instead of failing with a {@link RewrittenFileException}.
+   */
+  void settleStaleDeletesBy(KeyColumns key) {
+    this.upsertKey = key;
   }
 
   /**
@@ -139,7 +151,7 @@ final class TableCommitter {
       long recorded = snapshots.transactionVersion(appId);
       if (recorded == txnVersion) {
         // This attempt landed; only its response was lost.
-        return new Committed(reloaded.getVersion(), txnVersion, 1, conflicts, 0);
+        return new Committed(reloaded.getVersion(), txnVersion, 1, conflicts, 0, 0);
       }
       if (recorded > txnVersion) {
         return new AlreadyCommitted(reloaded.getVersion(), recorded, 1);
@@ -174,11 +186,42 @@ final class TableCommitter {
     CloseableIterable<Row> appends =
         AppendActions.of(engine, state, snapshot, writeContexts, files);
     UpsertActions upsert = null;
+    long staleRows = 0;
     if (!deletes.isEmpty() || liveFiles != null) {
       // Once an upsert listed the table's files, every commit carries the list forward.
-      upsert =
-          UpsertActions.plan(
-              tableName, storageConf, snapshot, liveFilesOf(snapshot), files, appends, deletes);
+      LiveFiles live = liveFilesOf(snapshot);
+      try {
+        upsert =
+            UpsertActions.plan(tableName, storageConf, snapshot, live, files, appends, deletes);
+      } catch (RewrittenFileException e) {
+        if (upsertKey == null || deletes.deletedKeys().isEmpty()) {
+          throw e;
+        }
+        staleRows = e.staleRows();
+        long started = System.nanoTime();
+        FileDeletes byKey =
+            StaleRows.settle(
+                engine,
+                snapshot,
+                upsertKey,
+                files,
+                deletes,
+                deletes.deletedKeys().get(),
+                e.stale());
+        LOG.warn(
+            "Another writer moved or deleted {} rows of {} that the commit of appId {}, txn {}"
+                + " deletes; settled by key on version {} in {} ms: the commit deletes {} rows"
+                + " instead of {}",
+            staleRows,
+            tableName,
+            appId,
+            txnVersion,
+            snapshot.getVersion(),
+            (System.nanoTime() - started) / 1_000_000,
+            byKey.count(),
+            deletes.count());
+        upsert = UpsertActions.plan(tableName, storageConf, snapshot, live, files, appends, byKey);
+      }
     }
     TransactionCommitResult result;
     try {
@@ -201,7 +244,8 @@ final class TableCommitter {
     // path by DeltaCheckpoints, through a writer that never leaves a partial checkpoint file.
     long attempts = result.getTransactionReport().getTransactionMetrics().getNumCommitAttempts();
     int retries = (int) Math.max(0, attempts - 1) + settled;
-    return new Committed(result.getVersion(), txnVersion, retries, conflicts, publishMillis);
+    return new Committed(
+        result.getVersion(), txnVersion, retries, conflicts, publishMillis, staleRows);
   }
 
   private LiveFiles liveFilesOf(Snapshot snapshot) {

@@ -7,8 +7,10 @@ import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
+import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.internal.InternalScanFileUtils;
 import io.delta.kernel.internal.data.ScanStateRow;
+import io.delta.kernel.internal.util.PartitionUtils;
 import io.delta.kernel.internal.util.Utils;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
@@ -16,12 +18,16 @@ import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.upsert.LiveRowConsumer;
+import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Reads the key of every live row of a table version with the row's place (file id and position),
@@ -33,13 +39,7 @@ final class TableKeys {
   private TableKeys() {}
 
   static long scan(Engine engine, Snapshot snapshot, KeyColumns keys, LiveRowConsumer consumer) {
-    StructType schema = snapshot.getSchema();
-    StructType read = new StructType();
-    for (String name : keys.names()) {
-      read = read.add(field(schema, name));
-    }
-    read = read.add(StructField.DEFAULT_ROW_INDEX_COLUMN);
-    Scan scan = snapshot.getScanBuilder().withReadSchema(read).build();
+    Scan scan = snapshot.getScanBuilder().withReadSchema(readSchema(snapshot, keys)).build();
     Row scanState = scan.getScanState(engine);
     StructType physical = ScanStateRow.getPhysicalDataReadSchema(scanState);
     URI root = URI.create(snapshot.getPath());
@@ -73,6 +73,83 @@ final class TableKeys {
       throw new UncheckedIOException("Cannot read the keys of " + snapshot.getPath(), e);
     }
     return rows;
+  }
+
+  /**
+   * Reads the keys of the rows of {@code files}, which are not in {@code snapshot} yet but written
+   * for it (a commit's new files): each row, deleted or not, with its position.
+   */
+  static void scanFiles(
+      Engine engine,
+      Snapshot snapshot,
+      KeyColumns keys,
+      Iterable<DataFile> files,
+      LiveRowConsumer consumer) {
+    StructType read = readSchema(snapshot, keys);
+    Scan scan = snapshot.getScanBuilder().withReadSchema(read).build();
+    StructType physical = ScanStateRow.getPhysicalDataReadSchema(scan.getScanState(engine));
+    Set<String> partitionColumns = new HashSet<>();
+    snapshot
+        .getPartitionColumnNames()
+        .forEach(c -> partitionColumns.add(c.toLowerCase(Locale.ROOT)));
+    String root = snapshot.getPath().endsWith("/") ? snapshot.getPath() : snapshot.getPath() + "/";
+    List<String> names = keys.names();
+    for (DataFile file : files) {
+      long fileId = FileIds.of(file.path());
+      FileStatus status = FileStatus.of(root + file.path(), file.sizeBytes(), 0);
+      try (CloseableIterator<ColumnarBatch> batches =
+          engine
+              .getParquetHandler()
+              .readParquetFiles(
+                  Utils.singletonCloseableIterator(status), physical, Optional.empty())
+              .map(result -> result.getData())) {
+        while (batches.hasNext()) {
+          ColumnarBatch batch = batches.next();
+          ColumnVector[] vectors = new ColumnVector[names.size()];
+          int dataColumn = 0;
+          for (int i = 0; i < vectors.length; i++) {
+            StructField field = read.at(i);
+            if (partitionColumns.contains(field.getName().toLowerCase(Locale.ROOT))) {
+              Literal value =
+                  PartitionUtils.literalForPartitionValue(
+                      field.getDataType(), partitionValue(file, field.getName()));
+              vectors[i] =
+                  engine
+                      .getExpressionHandler()
+                      .getEvaluator(batch.getSchema(), value, field.getDataType())
+                      .eval(batch);
+            } else {
+              vectors[i] = batch.getColumnVector(dataColumn++);
+            }
+          }
+          ColumnVector positions = batch.getColumnVector(batch.getSchema().length() - 1);
+          for (int row = 0; row < batch.getSize(); row++) {
+            consumer.accept(keys.keyOf(vectors, row), fileId, positions.getLong(row));
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read the keys of new data file " + file.path(), e);
+      }
+    }
+  }
+
+  private static String partitionValue(DataFile file, String column) {
+    for (var entry : file.partitionValues().entrySet()) {
+      if (entry.getKey().equalsIgnoreCase(column)) {
+        return entry.getValue();
+      }
+    }
+    return null;
+  }
+
+  /** The key columns as the snapshot names them, then the row index. */
+  private static StructType readSchema(Snapshot snapshot, KeyColumns keys) {
+    StructType schema = snapshot.getSchema();
+    StructType read = new StructType();
+    for (String name : keys.names()) {
+      read = read.add(field(schema, name));
+    }
+    return read.add(StructField.DEFAULT_ROW_INDEX_COLUMN);
   }
 
   private static long accept(

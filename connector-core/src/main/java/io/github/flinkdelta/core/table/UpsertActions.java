@@ -67,7 +67,8 @@ final class UpsertActions {
    * Plans the commit on {@code snapshot}, whose files {@code live} lists, and writes its deletion
    * vectors.
    *
-   * @throws RewrittenFileException when a delete points into a file the snapshot no longer has
+   * @throws RewrittenFileException when a delete points into a file the snapshot no longer has, or
+   *     at a row it deletes already; nothing is written then
    */
   static UpsertActions plan(
       String tableName,
@@ -89,6 +90,8 @@ final class UpsertActions {
     List<LiveFile> touched = new ArrayList<>();
     List<RowPositions> touchedVectors = new ArrayList<>();
     Map<Long, RowPositions> newVectors = new HashMap<>();
+    Map<Long, RowPositions> stale = new HashMap<>();
+    RewrittenFileException firstStale = null;
     for (Map.Entry<Long, RowPositions> entry : deletes.byFile().entrySet()) {
       DataFile created = newFiles.get(entry.getKey());
       if (created != null) {
@@ -98,7 +101,11 @@ final class UpsertActions {
       }
       LiveFile file = live.get(entry.getKey());
       if (file == null) {
-        throw RewrittenFileException.removed(tableName, snapshot.getVersion());
+        stale.put(entry.getKey(), entry.getValue());
+        if (firstStale == null) {
+          firstStale = RewrittenFileException.removed(tableName, snapshot.getVersion());
+        }
+        continue;
       }
       long numRecords = DeletionVectors.numRecords(file.statsJson());
       if (numRecords < 0) {
@@ -109,16 +116,24 @@ final class UpsertActions {
                 file.path(), tableName));
       }
       RowPositions union = existingVector(tableName, conf, tableRoot, file);
-      long before = union.cardinality();
-      union.addAll(entry.getValue());
-      if (union.cardinality() != before + entry.getValue().cardinality()) {
-        // The index points at a row some other writer deleted: it may have written the key's row
-        // anew elsewhere (an UPDATE or MERGE), which this commit would double.
-        throw RewrittenFileException.rowsDeleted(tableName, snapshot.getVersion(), file.path());
+      RowPositions deletedBefore = union.intersection(entry.getValue());
+      if (!deletedBefore.isEmpty()) {
+        // The index points at rows some other writer deleted: it may have written their keys anew
+        // elsewhere (an UPDATE or MERGE), which this commit would double.
+        stale.put(entry.getKey(), deletedBefore);
+        if (firstStale == null) {
+          firstStale =
+              RewrittenFileException.rowsDeleted(tableName, snapshot.getVersion(), file.path());
+        }
+        continue;
       }
+      union.addAll(entry.getValue());
       checkPositions(tableName, file.path(), union, numRecords);
       touched.add(file);
       touchedVectors.add(union);
+    }
+    if (firstStale != null) {
+      throw RewrittenFileException.of(firstStale, stale);
     }
 
     List<Row> changedFiles = new ArrayList<>();

@@ -75,7 +75,7 @@ class TableCommitterTest {
       CommitOutcome outcome = table.commit("app", 1, files(7));
 
       assertThat(faults.fired()).isEqualTo(2);
-      assertThat(outcome).isEqualTo(new Committed(1, 1, 2, 0, 0));
+      assertThat(outcome).isEqualTo(new Committed(1, 1, 2, 0, 0, 0));
     }
     assertRows(7);
   }

@@ -35,6 +35,8 @@ class UpsertCommitTest {
   private static final RowType TYPE =
       RowType.of(new LogicalType[] {new BigIntType(false)}, new String[] {"id"});
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final io.github.flinkdelta.core.upsert.KeyColumns KEY =
+      io.github.flinkdelta.core.upsert.KeyColumns.of("t", TYPE, List.of("id"));
 
   @TempDir Path dir;
 
@@ -172,6 +174,103 @@ class UpsertCommitTest {
       assertThat(DeltaTableReader.version(path)).isEqualTo(version);
       assertThat(ids(path)).containsExactlyInAnyOrder(0L, 1L, 2L, 4L);
     }
+  }
+
+  @Test
+  void deletesOfRowsAnotherWriterMovedAreSettledByKey() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = create(path, Map.of())) {
+      table.settleStaleDeletesBy(KEY);
+      DataFile file = writeRows(path, 0, 5).get(0);
+      TestTables.committed(table.commit("app", 1, List.of(file)));
+      // Another writer compacts: the rows move into a file of its own, the old one is removed.
+      DataFile moved = writeRows(path, 0, 5).get(0);
+      TestTables.committed(table.commit("other", 1, List.of(moved)));
+      long removedAt = removeFromLog(path, file);
+
+      // Key 3 gets a new row, key 1 is deleted: both deletes point into the removed file.
+      DataFile update = writeRows(path, 3, 1).get(0);
+      FileDeletes deletes = deletes(file, 1, 3);
+      deletes.addDeletedKey("1");
+      CommitOutcome outcome = table.commit("app", 2, List.of(update), deletes);
+
+      assertThat(outcome).isInstanceOf(CommitOutcome.Committed.class);
+      assertThat(((CommitOutcome.Committed) outcome).staleRows()).isEqualTo(2);
+      assertThat(ids(path)).containsExactlyInAnyOrder(0L, 2L, 3L, 4L);
+      List<JsonNode> committed = actions(path, removedAt + 1);
+      assertThat(committed.stream().filter(a -> a.has("add")).map(a -> a.get("add")))
+          .extracting(add -> add.get("path").asText())
+          .doesNotContain(file.path())
+          .contains(moved.path(), update.path());
+    }
+  }
+
+  @Test
+  void deletesOfRowsAnotherWriterDeletedAreSettledByKeyAndItsNewRowsGo() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = create(path, Map.of())) {
+      table.settleStaleDeletesBy(KEY);
+      DataFile file = writeRows(path, 0, 5).get(0);
+      TestTables.committed(table.commit("app", 1, List.of(file)));
+      // Another writer updates key 3: a deletion vector on its row and the key written anew.
+      TestTables.committed(table.commit("other", 1, writeRows(path, 3, 1), deletes(file, 3)));
+
+      // Keys 1 and 3 get new rows; the delete of key 3's row is stale, that of key 1's is not.
+      DataFile update = TestTables.writeFiles(path, TYPE, List.of(), rows(1, 3)).get(0);
+      CommitOutcome outcome = table.commit("app", 2, List.of(update), deletes(file, 1, 3));
+
+      assertThat(((CommitOutcome.Committed) outcome).staleRows()).isEqualTo(1);
+      assertThat(ids(path)).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L);
+      assertThat(DeltaTableReader.readAll(path).stream().map(row -> (Long) row.get(0)))
+          .doesNotHaveDuplicates();
+    }
+  }
+
+  @Test
+  void staleDeletesWithoutTheirKeysAreRefusedEvenWhenSettlingByKey() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = create(path, Map.of())) {
+      table.settleStaleDeletesBy(KEY);
+      DataFile file = writeRows(path, 0, 5).get(0);
+      TestTables.committed(table.commit("app", 1, List.of(file)));
+      TestTables.committed(table.commit("other", 1, List.of(), deletes(file, 3)));
+      FileDeletes deletes = new FileDeletes();
+      deletes.addUnkeyed(FileIds.of(file.path()), 3);
+
+      CommitOutcome outcome = table.commit("app", 2, List.of(), deletes);
+
+      assertThat(((CommitOutcome.Conflicted) outcome).cause())
+          .isInstanceOf(RewrittenFileException.class);
+      assertThat(ids(path)).containsExactlyInAnyOrder(0L, 1L, 2L, 4L);
+    }
+  }
+
+  /** Commits a version that removes {@code file}, as another engine's compaction would. */
+  private static long removeFromLog(String path, DataFile file) throws IOException {
+    long version = DeltaTableReader.version(path) + 1;
+    Path log =
+        Path.of(java.net.URI.create(path))
+            .resolve("_delta_log")
+            .resolve(String.format("%020d.json", version));
+    String remove =
+        JSON.createObjectNode()
+            .set(
+                "remove",
+                JSON.createObjectNode()
+                    .put("path", file.path())
+                    .put("deletionTimestamp", System.currentTimeMillis())
+                    .put("dataChange", false))
+            .toString();
+    Files.writeString(log, remove + "\n", java.nio.file.StandardOpenOption.CREATE_NEW);
+    return version;
+  }
+
+  private static List<RowData> rows(long... ids) {
+    List<RowData> rows = new ArrayList<>();
+    for (long id : ids) {
+      rows.add(GenericRowData.of(id));
+    }
+    return rows;
   }
 
   private DeltaTable create(String path, Map<String, String> properties) {

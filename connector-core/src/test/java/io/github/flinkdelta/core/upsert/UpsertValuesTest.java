@@ -93,9 +93,12 @@ class UpsertValuesTest {
     a.add(1, 5);
     a.add(1, 5);
     a.add(2, 1L << 33);
+    a.addDeletedKey("k\u00e9");
     FileDeletes b = new FileDeletes();
     b.add(1, 6);
+    b.addDeletedKey("7");
     FileDeletes union = FileDeletes.union(List.of(a, b, FileDeletes.empty()));
+    assertThat(union.deletedKeys()).contains(List.of("k\u00e9", "7"));
     assertThat(a.count()).isEqualTo(2);
     assertThat(union.count()).isEqualTo(3);
     assertThat(union.byFile().get(1L).contains(6)).isTrue();
@@ -103,9 +106,41 @@ class UpsertValuesTest {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     union.writeTo(new DataOutputStream(bytes));
     FileDeletes read =
-        FileDeletes.readFrom(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        FileDeletes.readFrom(
+            new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), true);
     assertThat(read).isEqualTo(union);
     assertThat(read.count()).isEqualTo(3);
+    assertThat(read.deletedKeys()).contains(List.of("k\u00e9", "7"));
+  }
+
+  @Test
+  void deletedKeysAreUnknownInTheEarlierFormatAndAfterAnUnkeyedDelete() throws Exception {
+    FileDeletes positionsOnly = new FileDeletes();
+    positionsOnly.add(4, 2);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(bytes);
+    // The earlier format: the positions, and nothing after them.
+    out.writeInt(1);
+    out.writeLong(4);
+    positionsOnly.byFile().get(4L).writeTo(out);
+    FileDeletes earlier =
+        FileDeletes.readFrom(
+            new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), false);
+    assertThat(earlier.byFile()).isEqualTo(positionsOnly.byFile());
+    assertThat(earlier.deletedKeys()).isEmpty();
+
+    FileDeletes unkeyed = new FileDeletes();
+    unkeyed.addDeletedKey("1");
+    unkeyed.addUnkeyed(4, 3);
+    assertThat(unkeyed.deletedKeys()).isEmpty();
+    assertThat(FileDeletes.union(List.of(positionsOnly, unkeyed)).deletedKeys()).isEmpty();
+    ByteArrayOutputStream again = new ByteArrayOutputStream();
+    unkeyed.writeTo(new DataOutputStream(again));
+    assertThat(
+            FileDeletes.readFrom(
+                    new DataInputStream(new ByteArrayInputStream(again.toByteArray())), true)
+                .deletedKeys())
+        .isEmpty();
   }
 
   @Test
