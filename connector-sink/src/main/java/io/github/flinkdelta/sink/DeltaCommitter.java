@@ -9,6 +9,7 @@ import io.github.flinkdelta.core.table.CommitOutcome.Failed;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.RewrittenFileException;
 import io.github.flinkdelta.core.table.TableRequest;
+import io.github.flinkdelta.core.upsert.StaleIndex;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -91,6 +92,9 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
                 committable.deletes());
     if (outcome instanceof Committed committed) {
       committed(committable, committed, started);
+      if (committed.staleRows() > 0) {
+        staleIndex(committable, committed);
+      }
     } else if (outcome instanceof AlreadyCommitted already) {
       alreadyCommitted(request, already);
     } else if (outcome instanceof Conflicted conflicted
@@ -145,6 +149,30 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
         durationMs,
         outcome.publishMillis());
     reloadIfDue();
+  }
+
+  /**
+   * The commit settled deletes another writer made stale by key: the writers' key index points at
+   * rows that are gone, and would make every later commit settle by key too. The table gets a
+   * {@link StaleIndex} mark, and the job restarts so that the writers rebuild their index on
+   * restore; a commit replayed during a restore does not restart it again, as the writers read the
+   * mark after the replay.
+   */
+  private void staleIndex(DeltaCommittable committable, Committed outcome) {
+    metrics.staleDeletesSettled(outcome.staleRows());
+    table.updateProperties(
+        new StaleIndex(committable.appId(), committable.checkpointId()).asProperty());
+    boolean replay =
+        restoredCheckpointId.isPresent()
+            && committable.checkpointId() <= restoredCheckpointId.getAsLong();
+    if (!replay) {
+      throw new IllegalStateException(
+          SinkErrors.indexRebuild(
+              config.tableName(),
+              committable.appId(),
+              committable.checkpointId(),
+              outcome.staleRows()));
+    }
   }
 
   /**
@@ -205,6 +233,9 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
               TableRequest.of(config.table(), config.hadoopConf())
                   .withMaxCommitRetries(config.maxCommitRetries()));
       table.checkCommitsAgainst(config.layout());
+      if (config.upserts()) {
+        table.settleStaleDeletesBy(config.primaryKey());
+      }
       checkpoints = table.checkpoints(config.deltaCheckpointInterval());
       metrics.watch(checkpoints);
     }

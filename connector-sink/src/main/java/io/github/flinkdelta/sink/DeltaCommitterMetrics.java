@@ -12,8 +12,8 @@ import org.apache.flink.metrics.MetricGroup;
  * committer subtask that commits: duration and version of the last commit, how long its publish
  * took, seconds since the table was last brought up to a completed checkpoint (by a commit, or by a
  * checkpoint with nothing to commit), the data files and records committed, commit retries and
- * conflicts, and the version of the last Delta checkpoint written. Flink's own committer group
- * counts committables.
+ * conflicts, deletes settled by key after another writer moved or deleted their rows, and the
+ * version of the last Delta checkpoint written. Flink's own committer group counts committables.
  */
 final class DeltaCommitterMetrics {
 
@@ -22,6 +22,7 @@ final class DeltaCommitterMetrics {
   private final Counter recordsCommitted;
   private final Counter retries;
   private final Counter conflicts;
+  private final Counter staleDeletes;
   private volatile long lastPublishDurationMs = -1;
   private volatile LongSupplier deltaCheckpointVersion = () -> -1;
   private volatile long lastCommitDurationMs = -1;
@@ -40,6 +41,7 @@ final class DeltaCommitterMetrics {
     delta.gauge("lastDeltaCheckpointVersion", () -> deltaCheckpointVersion.getAsLong());
     this.retries = delta.counter("numCommitRetries");
     this.conflicts = delta.counter("numCommitConflicts");
+    this.staleDeletes = delta.counter("numStaleDeletesSettled");
     delta.gauge(
         "elapsedSecondsSinceLastSuccessfulCommit",
         () -> (clock.millis() - lastSuccessMillis) / 1000);
@@ -58,6 +60,11 @@ final class DeltaCommitterMetrics {
   /** A commit call found its files committed already. */
   void alreadyCommitted(CommitOutcome.AlreadyCommitted outcome) {
     retries.inc(outcome.retries());
+  }
+
+  /** A commit settled {@code rows} deletes that another writer had made stale by key. */
+  void staleDeletesSettled(long rows) {
+    staleDeletes.inc(rows);
   }
 
   /** A commit call added its files. */

@@ -106,6 +106,24 @@ final class SinkErrors {
         checkpoint, table, appId, cause.getMessage());
   }
 
+  static String indexRebuild(String table, String appId, long checkpoint, long staleRows) {
+    return String.format(
+        "Another writer moved or deleted %d rows of Delta table %s that checkpoint %d of the upsert"
+            + " sink (appId %s) deleted; the commit settled them by key and holds the checkpoint's"
+            + " rows. The job restarts once so that its writers rebuild their key index from the"
+            + " table.",
+        staleRows, table, checkpoint, appId);
+  }
+
+  static String rebuildTimedOut(String table, String appId, long checkpoint, long committed) {
+    return String.format(
+        "The upsert sink's writers of Delta table %s waited in vain for the commit of checkpoint"
+            + " %d (appId %s) before rebuilding their key index: the table holds the app id's"
+            + " checkpoints up to %d. The committer has not replayed the restored checkpoint; see"
+            + " its log.",
+        table, checkpoint, appId, committed);
+  }
+
   private static String withoutFinalPeriod(Exception cause) {
     String message = String.valueOf(cause.getMessage());
     return message.endsWith(".") ? message.substring(0, message.length() - 1) : message;

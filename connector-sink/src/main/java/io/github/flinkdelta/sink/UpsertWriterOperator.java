@@ -4,10 +4,12 @@ import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.upsert.IndexEntries;
+import io.github.flinkdelta.core.upsert.StaleIndex;
 import io.github.flinkdelta.core.write.DataFiles;
 import io.github.flinkdelta.core.write.PartitionedDataWriter;
 import io.github.flinkdelta.core.write.RowLocation;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import org.apache.flink.api.common.state.ListState;
@@ -16,6 +18,7 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
+import org.apache.flink.api.common.typeutils.base.array.LongPrimitiveArraySerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.KeyGroupRange;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
@@ -47,6 +50,12 @@ import org.slf4j.LoggerFactory;
  * restores the index of that checkpoint with it. When the operator starts without an index (the
  * first start of a sink, on a table that may hold rows), it reads the keys of the table's live rows
  * first, each subtask keeping those of its key groups.
+ *
+ * <p>Another writer that moves or deletes rows the index points at makes those entries stale. The
+ * committer settles the checkpoint's deletes by key and leaves a {@link StaleIndex} mark in the
+ * table; the job then restarts, and on restore each subtask that finds the mark newer than its
+ * index waits until the table holds the restored checkpoint's commits and reads the table's keys
+ * anew into a new generation of the index (entries of earlier generations count as absent).
  */
 final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
     implements OneInputStreamOperator<RowData, RowData>, BoundedOneInput {
@@ -54,12 +63,25 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(UpsertWriterOperator.class);
 
+  /** How long a rebuild waits for the committer to replay the restored checkpoint's commits. */
+  private static final Duration REBUILD_WAIT = Duration.ofMinutes(10);
+
   private final DeltaSinkConfig config;
 
   private transient PartitionedDataWriter files;
   private transient ValueState<byte[]> index;
   private transient ListState<Long> indexBuilt;
   private transient long indexVersion;
+
+  /**
+   * Generation of the index, checkpoint as of which it was last rebuilt, last checkpoint with a
+   * result.
+   */
+  private transient ListState<long[]> rebuilds;
+
+  private transient long generation;
+  private transient long rebuiltAt;
+  private transient long lastResult;
   private transient FileDeletes deletes;
   private transient DeltaWriteResultSerializer serializer;
   private transient DeltaSinkWriterMetrics metrics;
@@ -84,13 +106,75 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
             .getOperatorStateStore()
             .getUnionListState(
                 new ListStateDescriptor<>("delta-upsert-index-version", LongSerializer.INSTANCE));
+    rebuilds =
+        context
+            .getOperatorStateStore()
+            .getUnionListState(
+                new ListStateDescriptor<>(
+                    "delta-upsert-index-rebuilds", LongPrimitiveArraySerializer.INSTANCE));
     deletes = new FileDeletes();
     indexVersion = -1;
     for (Long version : indexBuilt.get()) {
       indexVersion = Math.max(indexVersion, version);
     }
+    rebuiltAt = -1;
+    lastResult = -1;
+    for (long[] rebuild : rebuilds.get()) {
+      generation = Math.max(generation, rebuild[0]);
+      rebuiltAt = Math.max(rebuiltAt, rebuild[1]);
+      lastResult = Math.max(lastResult, rebuild[2]);
+    }
     if (indexVersion < 0) {
       buildIndex();
+    } else if (context.getRestoredCheckpointId().isPresent()) {
+      rebuildIfStale(context.getRestoredCheckpointId().getAsLong());
+    }
+  }
+
+  /**
+   * Rebuilds the index when the table's {@link StaleIndex} mark is newer than it: once the table
+   * holds every commit of the restored checkpoint (so that no restored row is missed), the keys of
+   * the table go into a new generation.
+   */
+  private void rebuildIfStale(long restoredCheckpoint) throws InterruptedException {
+    StaleIndex mark;
+    try (var loader = ConnectorClassLoader.enter();
+        DeltaTable table = DeltaTable.open(TableRequest.of(config.table(), config.hadoopConf()))) {
+      mark = StaleIndex.in(table.snapshot().getTableProperties()).orElse(null);
+    }
+    if (mark == null || mark.checkpointId() <= rebuiltAt) {
+      return;
+    }
+    LOG.info(
+        "Delta upsert writer {} of {} rebuilds its key index: the sink settled stale deletes at"
+            + " checkpoint {}",
+        getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+        config.tableName(),
+        mark.checkpointId());
+    awaitCommitted(mark.appId(), lastResult);
+    generation++;
+    rebuiltAt = restoredCheckpoint;
+    buildIndex();
+  }
+
+  /** Waits until the table holds the commit of checkpoint {@code checkpoint} of {@code appId}. */
+  private void awaitCommitted(String appId, long checkpoint) throws InterruptedException {
+    long deadline = System.nanoTime() + REBUILD_WAIT.toNanos();
+    while (true) {
+      long committed;
+      try (var loader = ConnectorClassLoader.enter();
+          DeltaTable table =
+              DeltaTable.open(TableRequest.of(config.table(), config.hadoopConf()))) {
+        committed = table.transactionVersion(appId);
+      }
+      if (committed >= checkpoint) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            SinkErrors.rebuildTimedOut(config.tableName(), appId, checkpoint, committed));
+      }
+      Thread.sleep(200);
     }
   }
 
@@ -117,14 +201,15 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
                 }
                 setCurrentKey(key);
                 try {
-                  byte[] previous = index.value();
+                  byte[] previous = entry();
                   if (previous != null) {
                     // The table holds the key twice: one row stays, the next commit deletes the
                     // others.
-                    deletes.add(IndexEntries.fileId(previous), IndexEntries.position(previous));
+                    deletes.addUnkeyed(
+                        IndexEntries.fileId(previous), IndexEntries.position(previous));
                     counts[1]++;
                   }
-                  index.update(IndexEntries.encode(fileId, position));
+                  index.update(IndexEntries.encode(fileId, position, generation));
                 } catch (IOException e) {
                   throw new IllegalStateException("Cannot build the key index", e);
                 }
@@ -168,7 +253,7 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
   @Override
   public void processElement(StreamRecord<RowData> element) throws Exception {
     RowData row = element.getValue();
-    byte[] previous = index.value();
+    byte[] previous = entry();
     switch (row.getRowKind()) {
       case INSERT, UPDATE_AFTER -> {
         if (previous != null) {
@@ -178,13 +263,14 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
         try (var loader = ConnectorClassLoader.enter()) {
           location = files.append(row);
         }
-        index.update(IndexEntries.encode(location.fileId(), location.position()));
+        index.update(IndexEntries.encode(location.fileId(), location.position(), generation));
         metrics.recordWritten();
       }
       case DELETE, UPDATE_BEFORE -> {
         // An UPDATE_BEFORE retracts the key's row; the UPDATE_AFTER that follows writes it anew.
         if (previous != null) {
           deletes.add(IndexEntries.fileId(previous), IndexEntries.position(previous));
+          deletes.addDeletedKey((String) getCurrentKey());
           index.clear();
           deleted.inc();
         }
@@ -192,10 +278,18 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
     }
   }
 
+  /** The current key's entry, or null when it has none of this generation. */
+  private byte[] entry() throws IOException {
+    byte[] entry = index.value();
+    return entry == null || IndexEntries.generation(entry) != generation ? null : entry;
+  }
+
   @Override
   public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
     super.prepareSnapshotPreBarrier(checkpointId);
-    handOver();
+    if (handOver()) {
+      lastResult = checkpointId;
+    }
   }
 
   @Override
@@ -203,8 +297,12 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
     handOver();
   }
 
-  /** Completes the open files and sends them, with the deletes, on to the sink's writer. */
-  private void handOver() throws IOException {
+  /**
+   * Completes the open files and sends them, with the deletes, on to the sink's writer.
+   *
+   * @return whether there was anything to send
+   */
+  private boolean handOver() throws IOException {
     DataFiles completed;
     long started = System.nanoTime();
     try (var loader = ConnectorClassLoader.enter()) {
@@ -213,17 +311,19 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
     metrics.flushed((System.nanoTime() - started) / 1_000_000);
     metrics.filesCompleted(completed);
     if (completed.isEmpty() && deletes.isEmpty()) {
-      return;
+      return false;
     }
     byte[] result = serializer.serialize(new DeltaWriteResult(completed, deletes));
     output.collect(new StreamRecord<>(WriteResultRows.of(result)));
     deletes = new FileDeletes();
+    return true;
   }
 
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
     indexBuilt.update(List.of(indexVersion));
+    rebuilds.update(List.of(new long[] {generation, rebuiltAt, lastResult}));
   }
 
   @Override

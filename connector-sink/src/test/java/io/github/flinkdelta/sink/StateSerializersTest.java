@@ -166,7 +166,7 @@ class StateSerializersTest {
       assertThatThrownBy(() -> new DeltaCommittableSerializer().deserialize(version, committable))
           .isInstanceOf(IOException.class)
           .hasMessageContaining("Delta committable state version " + version)
-          .hasMessageContaining("reads versions 3 and 4")
+          .hasMessageContaining("reads versions 3 to 5")
           .hasMessageContaining("Restore with the connector version that wrote it");
       assertThatThrownBy(() -> new DeltaWriteResultSerializer().deserialize(version, result))
           .isInstanceOf(IOException.class)

@@ -67,6 +67,14 @@ public final class DeltaTableReader {
     return TableManager.loadSnapshot(path).build(engine).getVersion();
   }
 
+  /** The table properties of the latest version. */
+  public static java.util.Map<String, String> properties(String path) {
+    Engine engine =
+        DefaultEngine.create(
+            io.github.flinkdelta.core.storage.HadoopConfigurations.of(java.util.Map.of()));
+    return TableManager.loadSnapshot(path).build(engine).getTableProperties();
+  }
+
   /** The version of the table's newest Delta checkpoint file, or -1 without one. */
   public static long lastCheckpointVersion(String path) {
     java.io.File log = new java.io.File(java.net.URI.create(path).getPath(), "_delta_log");
