@@ -47,8 +47,8 @@ class StateSerializersTest {
     DeltaCommittableSerializer committables = new DeltaCommittableSerializer();
     DeltaWriteResultSerializer results = new DeltaWriteResultSerializer();
     DeltaWriteResult result = new DeltaWriteResult(COMMITTABLE.files());
-    assertThat(committables.getVersion()).isEqualTo(4);
-    assertThat(results.getVersion()).isEqualTo(4);
+    assertThat(committables.getVersion()).isEqualTo(5);
+    assertThat(results.getVersion()).isEqualTo(5);
 
     assertThat(committables.deserialize(3, golden("delta-committable-v3.bin")))
         .isEqualTo(COMMITTABLE);
@@ -68,9 +68,9 @@ class StateSerializersTest {
     DeltaCommittableSerializer committables = new DeltaCommittableSerializer();
     DeltaWriteResultSerializer results = new DeltaWriteResultSerializer();
 
-    DeltaCommittable read = committables.deserialize(4, committables.serialize(committable));
+    DeltaCommittable read = committables.deserialize(5, committables.serialize(committable));
     DeltaWriteResult result =
-        results.deserialize(4, results.serialize(new DeltaWriteResult(DataFiles.empty(), deletes)));
+        results.deserialize(5, results.serialize(new DeltaWriteResult(DataFiles.empty(), deletes)));
 
     assertThat(read).isEqualTo(committable);
     assertThat(read.deletes().count()).isEqualTo(3);
@@ -162,7 +162,7 @@ class StateSerializersTest {
     byte[] committable = new DeltaCommittableSerializer().serialize(COMMITTABLE);
     byte[] result =
         new DeltaWriteResultSerializer().serialize(new DeltaWriteResult(COMMITTABLE.files()));
-    for (int version : new int[] {1, 2, 5, 7}) {
+    for (int version : new int[] {1, 2, 6, 7}) {
       assertThatThrownBy(() -> new DeltaCommittableSerializer().deserialize(version, committable))
           .isInstanceOf(IOException.class)
           .hasMessageContaining("Delta committable state version " + version)
