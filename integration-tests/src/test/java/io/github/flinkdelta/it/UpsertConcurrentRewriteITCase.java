@@ -14,7 +14,6 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.testutils.junit.SharedObjectsExtension;
-import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -60,56 +59,52 @@ class UpsertConcurrentRewriteITCase {
     SourceGate gate = SourceGate.in(shared);
     Attempts attempts = Attempts.in(shared);
 
-    String logs;
     long changedAt;
     String file;
     Map<Long, List<Object>> atChange;
     long passed;
-    try (LogCapture capture = LogCapture.of("io.github.flinkdelta", Level.INFO)) {
-      StreamExecutionEnvironment env =
-          FLINK.job().parallelism(2).checkpointEveryMillis(100).restarts(3).env();
-      changelog
-          .source(env, 0, CHANGES, gate, gateAt)
-          .map(attempts.probe())
-          .setParallelism(1)
-          .returns(InternalTypeInfo.of(Changelog.TYPE))
-          .sinkTo(sink(table));
-      JobClient job = env.executeAsync("upserts, another writer " + other);
+    StreamExecutionEnvironment env =
+        FLINK.job().parallelism(2).checkpointEveryMillis(100).restarts(3).env();
+    changelog
+        .source(env, 0, CHANGES, gate, gateAt)
+        .map(attempts.probe())
+        .setParallelism(1)
+        .returns(InternalTypeInfo.of(Changelog.TYPE))
+        .sinkTo(sink(table));
+    JobClient job = env.executeAsync("upserts, another writer " + other);
 
-      // Every change before the gate is committed, and nothing more comes until it opens.
-      Await.until(
-          job,
-          "the changes before the gate committed",
-          () ->
-              gate.waiting() == 1
-                  && UpsertAssert.repeatedKeys(DeltaTableReader.readAll(table)).isEmpty()
-                  && holds(table, changelog.expected(gate.emitted())));
-      passed = gate.emitted();
-      long key = changelog.keyOf(passed);
-      Map<Long, List<Object>> before = changelog.expected(passed);
-      assertThat(before).as("key %d of the next change is live", key).containsKey(key);
-      long versionBefore = DeltaTableReader.version(table);
+    // Every change before the gate is committed, and nothing more comes until it opens.
+    Await.until(
+        job,
+        "the changes before the gate committed",
+        () ->
+            gate.waiting() == 1
+                && UpsertAssert.repeatedKeys(DeltaTableReader.readAll(table)).isEmpty()
+                && holds(table, changelog.expected(gate.emitted())));
+    passed = gate.emitted();
+    long key = changelog.keyOf(passed);
+    Map<Long, List<Object>> before = changelog.expected(passed);
+    assertThat(before).as("key %d of the next change is live", key).containsKey(key);
+    long versionBefore = DeltaTableReader.version(table);
 
-      // The other writer changes the file that holds the live row of the next change's key.
-      file = fileHolding(table, before.get(key));
-      atChange = new TreeMap<>(before);
-      if (other == OtherWriter.REWRITES) {
-        changedAt = FileRewrites.move(table, file).version();
-      } else if (other == OtherWriter.REMOVES) {
-        List<List<Object>> removed = FileRewrites.rowsByFile(table).get(file);
-        changedAt = FileRewrites.remove(table, file);
-        removed.forEach(row -> atChange.remove((Long) row.get(0)));
-      } else {
-        changedAt = FileRewrites.deleteRow(table, file, before.get(key));
-        atChange.remove(key);
-      }
-      assertThat(changedAt).isEqualTo(versionBefore + 1);
-      UpsertAssert.assertExact(table, atChange);
-
-      gate.open();
-      job.getJobExecutionResult().get(Await.HANG_GUARD.toMinutes(), TimeUnit.MINUTES);
-      logs = capture.text();
+    // The other writer changes the file that holds the live row of the next change's key.
+    file = fileHolding(table, before.get(key));
+    atChange = new TreeMap<>(before);
+    if (other == OtherWriter.REWRITES) {
+      changedAt = FileRewrites.move(table, file).version();
+    } else if (other == OtherWriter.REMOVES) {
+      List<List<Object>> removed = FileRewrites.rowsByFile(table).get(file);
+      changedAt = FileRewrites.remove(table, file);
+      removed.forEach(row -> atChange.remove((Long) row.get(0)));
+    } else {
+      changedAt = FileRewrites.deleteRow(table, file, before.get(key));
+      atChange.remove(key);
     }
+    assertThat(changedAt).isEqualTo(versionBefore + 1);
+    UpsertAssert.assertExact(table, atChange);
+
+    gate.open();
+    job.getJobExecutionResult().get(Await.HANG_GUARD.toMinutes(), TimeUnit.MINUTES);
 
     // The table is the changelog applied on top of the other writer's change, each key once.
     UpsertAssert.assertExact(table, changelog.expected(atChange, passed, CHANGES));
