@@ -137,44 +137,39 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
    * the table go into a new generation.
    */
   private void rebuildIfStale(long restoredCheckpoint) throws InterruptedException {
-    StaleIndex mark;
     try (var loader = ConnectorClassLoader.enter();
         DeltaTable table = DeltaTable.open(TableRequest.of(config.table(), config.hadoopConf()))) {
-      mark = StaleIndex.in(table.snapshot().getTableProperties()).orElse(null);
+      StaleIndex mark = StaleIndex.in(table.snapshot().getTableProperties()).orElse(null);
+      if (mark == null || mark.checkpointId() <= rebuiltAt) {
+        return;
+      }
+      LOG.info(
+          "Delta upsert writer {} of {} rebuilds its key index: the sink settled stale deletes at"
+              + " checkpoint {}",
+          getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+          config.tableName(),
+          mark.checkpointId());
+      awaitCommitted(table, mark.appId(), lastResult);
     }
-    if (mark == null || mark.checkpointId() <= rebuiltAt) {
-      return;
-    }
-    LOG.info(
-        "Delta upsert writer {} of {} rebuilds its key index: the sink settled stale deletes at"
-            + " checkpoint {}",
-        getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-        config.tableName(),
-        mark.checkpointId());
-    awaitCommitted(mark.appId(), lastResult);
     generation++;
     rebuiltAt = restoredCheckpoint;
     buildIndex();
   }
 
-  /** Waits until the table holds the commit of checkpoint {@code checkpoint} of {@code appId}. */
-  private void awaitCommitted(String appId, long checkpoint) throws InterruptedException {
+  /**
+   * Waits until {@code table} holds the commit of checkpoint {@code checkpoint} of {@code appId}.
+   */
+  private void awaitCommitted(DeltaTable table, String appId, long checkpoint)
+      throws InterruptedException {
     long deadline = System.nanoTime() + REBUILD_WAIT.toNanos();
-    while (true) {
-      long committed;
-      try (var loader = ConnectorClassLoader.enter();
-          DeltaTable table =
-              DeltaTable.open(TableRequest.of(config.table(), config.hadoopConf()))) {
-        committed = table.transactionVersion(appId);
-      }
-      if (committed >= checkpoint) {
-        return;
-      }
+    while (table.transactionVersion(appId) < checkpoint) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException(
-            SinkErrors.rebuildTimedOut(config.tableName(), appId, checkpoint, committed));
+            SinkErrors.rebuildTimedOut(
+                config.tableName(), appId, checkpoint, table.transactionVersion(appId)));
       }
       Thread.sleep(200);
+      table.reload();
     }
   }
 

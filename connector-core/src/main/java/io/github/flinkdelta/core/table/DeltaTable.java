@@ -125,6 +125,11 @@ public final class DeltaTable implements AutoCloseable {
     return snapshots.current();
   }
 
+  /** Loads the table's latest snapshot afresh: from the catalog, or by listing the log. */
+  public Snapshot reload() {
+    return snapshots.reload();
+  }
+
   /** The last transaction version the table records for {@code appId}, or -1. */
   public long transactionVersion(String appId) {
     return snapshots.transactionVersion(appId);

@@ -11,6 +11,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.flink.annotation.Internal;
 
@@ -100,10 +102,10 @@ public final class FileDeletes {
    * and absent when unknown: state written before the keys were kept, or deletes of rows whose key
    * stays.
    */
-  public java.util.Optional<List<String>> deletedKeys() {
+  public Optional<List<String>> deletedKeys() {
     return deletedKeys == null
-        ? java.util.Optional.empty()
-        : java.util.Optional.of(Collections.unmodifiableList(deletedKeys));
+        ? Optional.empty()
+        : Optional.of(Collections.unmodifiableList(deletedKeys));
   }
 
   /** These deletes without the positions {@code stale} names; the keys stay. */
@@ -206,12 +208,12 @@ public final class FileDeletes {
   public boolean equals(Object other) {
     return other instanceof FileDeletes that
         && positions.equals(that.positions)
-        && java.util.Objects.equals(deletedKeys, that.deletedKeys);
+        && Objects.equals(deletedKeys, that.deletedKeys);
   }
 
   @Override
   public int hashCode() {
-    return positions.hashCode() * 31 + java.util.Objects.hashCode(deletedKeys);
+    return positions.hashCode() * 31 + Objects.hashCode(deletedKeys);
   }
 
   @Override

@@ -114,8 +114,7 @@ class UpsertCommitTest {
   void aReplayedUpsertWritesNothing() throws Exception {
     String path = dir.resolve("t").toUri().toString();
     try (DeltaTable table = create(path, Map.of())) {
-      DataFile file = writeRows(path, 0, 5).get(0);
-      TestTables.committed(table.commit("app", 1, List.of(file)));
+      DataFile file = commitKeysZeroToFour(table, path);
       TestTables.committed(table.commit("app", 2, List.of(), deletes(file, 4)));
       long version = table.snapshot().getVersion();
 
@@ -158,8 +157,7 @@ class UpsertCommitTest {
   void rowsAnotherWriterDeletedAreNotDeletedAgainButRefused() throws Exception {
     String path = dir.resolve("t").toUri().toString();
     try (DeltaTable table = create(path, Map.of())) {
-      DataFile file = writeRows(path, 0, 5).get(0);
-      TestTables.committed(table.commit("app", 1, List.of(file)));
+      DataFile file = commitKeysZeroToFour(table, path);
       // Another writer deletes row 3 (and may have written its key anew elsewhere).
       TestTables.committed(table.commit("other", 1, List.of(), deletes(file, 3)));
       long version = table.snapshot().getVersion();
@@ -181,8 +179,7 @@ class UpsertCommitTest {
     String path = dir.resolve("t").toUri().toString();
     try (DeltaTable table = create(path, Map.of())) {
       table.settleStaleDeletesBy(KEY);
-      DataFile file = writeRows(path, 0, 5).get(0);
-      TestTables.committed(table.commit("app", 1, List.of(file)));
+      DataFile file = commitKeysZeroToFour(table, path);
       // Another writer compacts: the rows move into a file of its own, the old one is removed.
       DataFile moved = writeRows(path, 0, 5).get(0);
       TestTables.committed(table.commit("other", 1, List.of(moved)));
@@ -210,8 +207,7 @@ class UpsertCommitTest {
     String path = dir.resolve("t").toUri().toString();
     try (DeltaTable table = create(path, Map.of())) {
       table.settleStaleDeletesBy(KEY);
-      DataFile file = writeRows(path, 0, 5).get(0);
-      TestTables.committed(table.commit("app", 1, List.of(file)));
+      DataFile file = commitKeysZeroToFour(table, path);
       // Another writer updates key 3: a deletion vector on its row and the key written anew.
       TestTables.committed(table.commit("other", 1, writeRows(path, 3, 1), deletes(file, 3)));
 
@@ -231,8 +227,7 @@ class UpsertCommitTest {
     String path = dir.resolve("t").toUri().toString();
     try (DeltaTable table = create(path, Map.of())) {
       table.settleStaleDeletesBy(KEY);
-      DataFile file = writeRows(path, 0, 5).get(0);
-      TestTables.committed(table.commit("app", 1, List.of(file)));
+      DataFile file = commitKeysZeroToFour(table, path);
       TestTables.committed(table.commit("other", 1, List.of(), deletes(file, 3)));
       FileDeletes deletes = new FileDeletes();
       deletes.addUnkeyed(FileIds.of(file.path()), 3);
@@ -277,6 +272,13 @@ class UpsertCommitTest {
     Map<String, String> all = new java.util.HashMap<>(properties);
     all.put("delta.enableDeletionVectors", "true");
     return TestTables.create(path, TYPE, List.of(), all);
+  }
+
+  /** Commits keys 0 to 4 in one file, as checkpoint 1 of app id {@code app}. */
+  private static DataFile commitKeysZeroToFour(DeltaTable table, String path) throws IOException {
+    DataFile file = writeRows(path, 0, 5).get(0);
+    TestTables.committed(table.commit("app", 1, List.of(file)));
+    return file;
   }
 
   private static List<DataFile> writeRows(String path, long from, long count) throws IOException {
