@@ -10,7 +10,10 @@ import io.github.flinkdelta.core.catalog.TableDefinition;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.checkpoint.DeltaCheckpoints;
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.config.DeltaSinkOptions.SchemaEvolution;
+import io.github.flinkdelta.core.maintenance.CompactionOptions;
+import io.github.flinkdelta.core.maintenance.CompactionResult;
 import io.github.flinkdelta.core.schema.FileLayouts;
 import io.github.flinkdelta.core.schema.FileSchemaCheck;
 import io.github.flinkdelta.core.schema.SchemaChanges;
@@ -22,9 +25,11 @@ import io.github.flinkdelta.core.upsert.LiveRowConsumer;
 import io.github.flinkdelta.core.upsert.UpsertTables;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileLayout;
+import io.github.flinkdelta.core.write.FileWriteOptions;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
@@ -232,6 +237,29 @@ public final class DeltaTable implements AutoCloseable {
    */
   public long scanKeys(KeyColumns keys, LiveRowConsumer consumer) {
     return TableKeys.scan(engine, snapshots.current(), keys, consumer);
+  }
+
+  /**
+   * Compacts the table once: small files, and files with many deleted rows, rewritten per partition
+   * into files near the target size, in one version with {@code dataChange = false} (see {@link
+   * TableCompaction} for what happens when another writer commits meanwhile).
+   *
+   * @param appId the transaction id the rewrite commits under; each run's version is the table
+   *     version it planned on
+   * @throws IllegalArgumentException when the table has row tracking on
+   */
+  public CompactionResult compact(CompactionOptions options, String appId) {
+    return compaction().run(options, writeOptionsFor(options), appId);
+  }
+
+  TableCompaction compaction() {
+    return new TableCompaction(name(), engine, snapshots, committer, storageConf);
+  }
+
+  static FileWriteOptions writeOptionsFor(CompactionOptions options) {
+    var settings = new org.apache.flink.configuration.Configuration();
+    settings.set(DeltaSinkOptions.TARGET_FILE_SIZE, new MemorySize(options.targetFileSizeBytes()));
+    return FileWriteOptions.from(settings);
   }
 
   /**

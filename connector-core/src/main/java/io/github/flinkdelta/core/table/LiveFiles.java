@@ -6,6 +6,7 @@ import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.internal.actions.AddFile;
+import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.internal.util.VectorUtils;
 import io.delta.kernel.utils.CloseableIterator;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
@@ -16,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The data files of one table version by {@link FileIds id}, each as its add action describes it:
@@ -139,6 +141,35 @@ final class LiveFiles {
           baseRowId,
           defaultRowCommitVersion,
           rows);
+    }
+
+    /** The add action of this entry, as a commit of it writes it. */
+    Row addRow(boolean dataChange) {
+      return AddFile.createAddFileRow(
+          null,
+          path,
+          VectorUtils.stringStringMapValue(partitionValues),
+          size,
+          modificationTime,
+          dataChange,
+          Optional.ofNullable(deletionVector).map(DeletionVectors::toKernel),
+          Optional.ofNullable(tags).map(VectorUtils::stringStringMapValue),
+          Optional.ofNullable(baseRowId),
+          Optional.ofNullable(defaultRowCommitVersion),
+          Optional.ofNullable(statsJson)
+              .map(
+                  stats ->
+                      new SerializedStatistics(
+                          Math.max(0, DeletionVectors.numRecords(stats)), stats)));
+    }
+
+    /**
+     * The action that removes this entry at {@code timestamp}, keeping its deletion vector and
+     * row-tracking fields.
+     */
+    Row removeAction(boolean dataChange, long timestamp) {
+      return SingleAction.createRemoveFileSingleAction(
+          new AddFile(addRow(dataChange)).toRemoveFileRow(dataChange, Optional.of(timestamp)));
     }
 
     static LiveFile of(AddFile add, URI tableRoot) {

@@ -18,10 +18,12 @@ import io.github.flinkdelta.core.table.CommitOutcome.AlreadyCommitted;
 import io.github.flinkdelta.core.table.CommitOutcome.Committed;
 import io.github.flinkdelta.core.table.CommitOutcome.Conflicted;
 import io.github.flinkdelta.core.table.CommitOutcome.Failed;
+import io.github.flinkdelta.core.table.LiveFiles.LiveFile;
 import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileLayout;
+import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -246,6 +248,60 @@ final class TableCommitter {
     int retries = (int) Math.max(0, attempts - 1) + settled;
     return new Committed(
         result.getVersion(), txnVersion, retries, conflicts, publishMillis, staleRows);
+  }
+
+  /**
+   * Replaces the {@code removed} files by {@code added} files holding the same rows, in one version
+   * whose actions all say {@code dataChange = false}, tagged with transaction ({@code appId},
+   * {@code txnVersion}). Kernel rebases onto concurrent commits that remove none of the removed
+   * files; one that did (a re-add with a new deletion vector, another rewrite) makes the outcome
+   * {@link Conflicted}, and the caller, not this method, decides whether to plan again. An unknown
+   * outcome is settled by the transaction id.
+   */
+  CommitOutcome rewrite(
+      String appId, long txnVersion, List<LiveFile> removed, Iterable<DataFile> added) {
+    Snapshot snapshot = snapshots.current();
+    Transaction txn;
+    try {
+      txn =
+          snapshot
+              .buildUpdateTableTransaction(TableReference.ENGINE_INFO, Operation.MANUAL_UPDATE)
+              .withTransactionId(appId, txnVersion)
+              .withMaxRetries(maxCommitRetries)
+              .build(engine);
+    } catch (ConcurrentTransactionException e) {
+      return new AlreadyCommitted(snapshot.getVersion(), snapshots.transactionVersion(appId), 0);
+    }
+    Row state = txn.getTransactionState(engine);
+    CloseableIterable<Row> actions =
+        RewriteActions.of(
+            removed,
+            AppendActions.of(engine, state, snapshot, writeContexts, added),
+            URI.create(snapshot.getPath()));
+    TransactionCommitResult result;
+    try {
+      result = txn.commit(engine, actions);
+    } catch (ConcurrentTransactionException e) {
+      Snapshot reloaded = snapshots.reload();
+      return new AlreadyCommitted(reloaded.getVersion(), snapshots.transactionVersion(appId), 0);
+    } catch (ConcurrentWriteException e) {
+      snapshots.reload();
+      return new Conflicted(1, e);
+    } catch (CommitStateUnknownException e) {
+      Snapshot reloaded = snapshots.reload();
+      if (snapshots.transactionVersion(appId) == txnVersion) {
+        liveFiles = null;
+        return new Committed(reloaded.getVersion(), txnVersion, 1, 0, 0, 0);
+      }
+      return new Failed(e);
+    } catch (RuntimeException e) {
+      return new Failed(e);
+    }
+    // The upsert sink's list of files no longer holds: the next upsert commit lists them again.
+    liveFiles = null;
+    snapshots.committed(result.getPostCommitSnapshot().orElse(null));
+    long attempts = result.getTransactionReport().getTransactionMetrics().getNumCommitAttempts();
+    return new Committed(result.getVersion(), txnVersion, (int) Math.max(0, attempts - 1), 0, 0, 0);
   }
 
   private LiveFiles liveFilesOf(Snapshot snapshot) {

@@ -4,7 +4,6 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.internal.actions.AddFile;
 import io.delta.kernel.internal.actions.SingleAction;
-import io.delta.kernel.internal.util.VectorUtils;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
@@ -23,7 +22,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -145,10 +143,8 @@ final class UpsertActions {
         LiveFile file = touched.get(i);
         DeletionVectorDescriptor vector = writer.write(touchedVectors.get(i));
         LiveFile changed = file.withVector(vector, touchedVectors.get(i));
-        changedFiles.add(
-            SingleAction.createRemoveFileSingleAction(
-                new AddFile(addRow(file)).toRemoveFileRow(true, Optional.of(now))));
-        changedFiles.add(SingleAction.createAddFileSingleAction(addRow(changed)));
+        changedFiles.add(file.removeAction(true, now));
+        changedFiles.add(SingleAction.createAddFileSingleAction(changed.addRow(true)));
         changedEntries.add(changed);
       }
       for (Map.Entry<Long, RowPositions> entry : newVectors.entrySet()) {
@@ -253,25 +249,6 @@ final class UpsertActions {
     }
     LiveFile withVector = entry.withVector(vector, newFileRows.get(entry.id()));
     addedEntries.add(withVector);
-    return SingleAction.createAddFileSingleAction(addRow(withVector));
-  }
-
-  private static Row addRow(LiveFile file) {
-    return AddFile.createAddFileRow(
-        null,
-        file.path(),
-        VectorUtils.stringStringMapValue(file.partitionValues()),
-        file.size(),
-        file.modificationTime(),
-        true,
-        Optional.ofNullable(file.deletionVector()).map(DeletionVectors::toKernel),
-        Optional.ofNullable(file.tags()).map(VectorUtils::stringStringMapValue),
-        Optional.ofNullable(file.baseRowId()),
-        Optional.ofNullable(file.defaultRowCommitVersion()),
-        Optional.ofNullable(file.statsJson())
-            .map(
-                stats ->
-                    new SerializedStatistics(
-                        Math.max(0, DeletionVectors.numRecords(stats)), stats)));
+    return SingleAction.createAddFileSingleAction(withVector.addRow(true));
   }
 }

@@ -1,0 +1,46 @@
+package io.github.flinkdelta.core.maintenance;
+
+import java.io.Serializable;
+
+/**
+ * What a compaction rewrites, and into what.
+ *
+ * @param targetFileSizeBytes the size the rewritten files are rolled at; a file below three
+ *     quarters of it counts as small
+ * @param minInputFiles the fewest small files of one partition worth rewriting together
+ * @param maxBytesPerRun the most bytes of input files one run rewrites; the rest waits for the next
+ * @param deletedRowsRatio a file whose deletion vector marks at least this fraction of its rows is
+ *     rewritten even on its own, so that reads stop decoding rows only to drop them
+ */
+public record CompactionOptions(
+    long targetFileSizeBytes, int minInputFiles, long maxBytesPerRun, double deletedRowsRatio)
+    implements Serializable {
+
+  /** The defaults: 128 MiB files, at least 5 small files, at most 10 GiB a run, 20 % deleted. */
+  public static final CompactionOptions DEFAULTS =
+      new CompactionOptions(128L << 20, 5, 10L << 30, 0.2);
+
+  public CompactionOptions {
+    if (targetFileSizeBytes <= 0) {
+      throw new IllegalArgumentException(
+          "The compaction's target file size must be positive, got " + targetFileSizeBytes);
+    }
+    if (minInputFiles < 2) {
+      throw new IllegalArgumentException(
+          "A compaction needs at least 2 input files to merge, got " + minInputFiles);
+    }
+    if (maxBytesPerRun <= 0) {
+      throw new IllegalArgumentException(
+          "The compaction's bytes per run must be positive, got " + maxBytesPerRun);
+    }
+    if (!(deletedRowsRatio > 0 && deletedRowsRatio <= 1)) {
+      throw new IllegalArgumentException(
+          "The compaction's deleted rows ratio must be in (0, 1], got " + deletedRowsRatio);
+    }
+  }
+
+  /** Files below this size are small. */
+  long smallFileBytes() {
+    return targetFileSizeBytes / 4 * 3;
+  }
+}

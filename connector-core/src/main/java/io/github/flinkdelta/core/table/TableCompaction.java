@@ -1,0 +1,256 @@
+package io.github.flinkdelta.core.table;
+
+import io.delta.kernel.Scan;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.data.ColumnVector;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.internal.InternalScanFileUtils;
+import io.delta.kernel.internal.actions.AddFile;
+import io.delta.kernel.internal.data.ScanStateRow;
+import io.delta.kernel.internal.util.Utils;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.github.flinkdelta.core.catalog.TableDefinition;
+import io.github.flinkdelta.core.maintenance.CompactionGroup;
+import io.github.flinkdelta.core.maintenance.CompactionOptions;
+import io.github.flinkdelta.core.maintenance.CompactionPlanner;
+import io.github.flinkdelta.core.maintenance.CompactionResult;
+import io.github.flinkdelta.core.maintenance.FileCandidate;
+import io.github.flinkdelta.core.read.KernelRows;
+import io.github.flinkdelta.core.schema.FileLayouts;
+import io.github.flinkdelta.core.table.CommitOutcome.Committed;
+import io.github.flinkdelta.core.table.CommitOutcome.Failed;
+import io.github.flinkdelta.core.table.LiveFiles.LiveFile;
+import io.github.flinkdelta.core.types.DeltaTypes;
+import io.github.flinkdelta.core.write.DataFile;
+import io.github.flinkdelta.core.write.DataFiles;
+import io.github.flinkdelta.core.write.FileLayout;
+import io.github.flinkdelta.core.write.FileWriteOptions;
+import io.github.flinkdelta.core.write.PartitionedDataWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One compaction run on a table: plans on the latest version ({@link CompactionPlanner}), reads the
+ * live rows of each group's files through Kernel (deletion vectors applied), writes them into new
+ * files of the same partition with the table's layout and statistics, and commits the removes and
+ * adds with {@code dataChange = false} through the table's committer.
+ *
+ * <p>Concurrency: a commit of another writer that touches none of the rewritten files (an append,
+ * say) commutes with the rewrite, and Kernel rebases onto it. One that removed or re-added a
+ * rewritten file (an upsert's new deletion vector, another compaction) conflicts: the rewrite
+ * yields, its files are deleted, and the run plans again on the latest version. Compaction yields
+ * because its work can be redone at any time, while the other writer's commit carries data.
+ */
+final class TableCompaction {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TableCompaction.class);
+
+  /** Plans of one run before it gives up to writers that keep touching its files. */
+  static final int MAX_PLANS = 3;
+
+  private final String tableName;
+  private final Engine engine;
+  private final SnapshotCache snapshots;
+  private final TableCommitter committer;
+  private final Configuration conf;
+  private Runnable beforeCommit = () -> {};
+
+  TableCompaction(
+      String tableName,
+      Engine engine,
+      SnapshotCache snapshots,
+      TableCommitter committer,
+      Configuration conf) {
+    this.tableName = tableName;
+    this.engine = engine;
+    this.snapshots = snapshots;
+    this.committer = committer;
+    this.conf = conf;
+  }
+
+  /** Runs {@code hook} before each commit of a plan: for tests of commits that race it. */
+  TableCompaction beforeEachCommit(Runnable hook) {
+    this.beforeCommit = hook;
+    return this;
+  }
+
+  /**
+   * Runs once under transaction id {@code appId} (the planned version is the transaction version).
+   */
+  CompactionResult run(CompactionOptions options, FileWriteOptions writeOptions, String appId) {
+    for (int attempt = 1; ; attempt++) {
+      Snapshot snapshot = snapshots.reload();
+      if (RowTracking.isOn(snapshot)) {
+        throw new IllegalArgumentException(
+            String.format(
+                "Delta table %s has row tracking on, and compaction cannot keep its row ids yet"
+                    + " (it would have to write them into the materialized row id columns);"
+                    + " compact it with an engine that does",
+                tableName));
+      }
+      Plan plan = plan(snapshot, options);
+      if (plan.groups().isEmpty()) {
+        return CompactionResult.nothing(attempt);
+      }
+      DataFiles written = rewrite(snapshot, plan, writeOptions);
+      beforeCommit.run();
+      CommitOutcome outcome =
+          committer.rewrite(appId, snapshot.getVersion(), plan.removed(), written);
+      if (outcome instanceof Committed committed) {
+        long removedBytes = plan.removed().stream().mapToLong(LiveFile::size).sum();
+        LOG.info(
+            "Compacted {} files ({} bytes) of {} into {} ({} bytes) in version {}",
+            plan.removed().size(),
+            removedBytes,
+            tableName,
+            written.size(),
+            written.sizeBytes(),
+            committed.tableVersion());
+        return new CompactionResult(
+            committed.tableVersion(),
+            plan.removed().size(),
+            written.size(),
+            removedBytes,
+            written.sizeBytes(),
+            written.numRecords(),
+            attempt);
+      }
+      if (outcome instanceof Failed failed) {
+        // The commit may have landed: its files stay (for orphan cleanup when it did not).
+        throw new IllegalStateException(
+            "The compaction commit of Delta table " + tableName + " failed", failed.cause());
+      }
+      // Another writer touched a rewritten file first: nothing landed, so the files go.
+      delete(snapshot, written);
+      if (attempt >= MAX_PLANS) {
+        LOG.warn(
+            "Compaction of {} gave up after {} plans: each met a commit that changed files it"
+                + " rewrote",
+            tableName,
+            attempt);
+        return CompactionResult.nothing(attempt);
+      }
+      LOG.info(
+          "Compaction of {} met a commit that changed files it rewrote ({}); planning again",
+          tableName,
+          outcome);
+    }
+  }
+
+  private record Plan(List<CompactionGroup> groups, List<LiveFile> removed, List<Row> scanFiles) {}
+
+  private Plan plan(Snapshot snapshot, CompactionOptions options) {
+    URI root = URI.create(snapshot.getPath());
+    List<FileCandidate> candidates = new ArrayList<>();
+    Map<String, Row> scanFiles = new HashMap<>();
+    Map<String, LiveFile> entries = new HashMap<>();
+    Scan scan = snapshot.getScanBuilder().build();
+    try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine, true)) {
+      while (batches.hasNext()) {
+        try (CloseableIterator<Row> rows = batches.next().getRows()) {
+          while (rows.hasNext()) {
+            Row scanFile = rows.next();
+            LiveFile file =
+                LiveFile.of(
+                    new AddFile(scanFile.getStruct(scanFile.getSchema().indexOf("add"))), root);
+            long deleted = file.deletionVector() == null ? 0 : file.deletionVector().cardinality();
+            candidates.add(
+                new FileCandidate(
+                    file.path(),
+                    file.partitionValues(),
+                    file.size(),
+                    DeletionVectors.numRecords(file.statsJson()),
+                    deleted));
+            scanFiles.put(file.path(), scanFile);
+            entries.put(file.path(), file);
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list the data files of " + tableName, e);
+    }
+    List<CompactionGroup> groups = CompactionPlanner.plan(candidates, options);
+    List<LiveFile> removed = new ArrayList<>();
+    List<Row> chosen = new ArrayList<>();
+    for (CompactionGroup group : groups) {
+      for (FileCandidate file : group.files()) {
+        removed.add(entries.get(file.path()));
+        chosen.add(scanFiles.get(file.path()));
+      }
+    }
+    return new Plan(groups, removed, chosen);
+  }
+
+  /** Writes the live rows of the plan's files into new files, rolled at the target size. */
+  private DataFiles rewrite(Snapshot snapshot, Plan plan, FileWriteOptions writeOptions) {
+    TableDefinition definition =
+        new TableDefinition(
+            snapshot.getSchema(),
+            snapshot.getPartitionColumnNames(),
+            snapshot.getTableProperties());
+    FileLayout layout =
+        FileLayouts.forRows(
+            tableName, definition, DeltaTypes.toFlinkRowType(snapshot.getSchema()), List.of());
+    Scan scan = snapshot.getScanBuilder().build();
+    Row scanState = scan.getScanState(engine);
+    StructType physical = ScanStateRow.getPhysicalDataReadSchema(scanState);
+    String prefix = "part-compacted-" + UUID.randomUUID();
+    try (PartitionedDataWriter writer =
+        new PartitionedDataWriter(layout, conf, snapshot.getPath(), writeOptions, prefix, false)) {
+      for (Row scanFile : plan.scanFiles()) {
+        CloseableIterator<ColumnarBatch> data =
+            engine
+                .getParquetHandler()
+                .readParquetFiles(
+                    Utils.singletonCloseableIterator(
+                        InternalScanFileUtils.getAddFileStatus(scanFile)),
+                    physical,
+                    Optional.empty())
+                .map(result -> result.getData());
+        try (CloseableIterator<FilteredColumnarBatch> logical =
+            Scan.transformPhysicalData(engine, scanState, scanFile, data)) {
+          while (logical.hasNext()) {
+            FilteredColumnarBatch batch = logical.next();
+            Optional<ColumnVector> selected = batch.getSelectionVector();
+            for (int i = 0; i < batch.getData().getSize(); i++) {
+              if (selected.isEmpty()
+                  || (!selected.get().isNullAt(i) && selected.get().getBoolean(i))) {
+                writer.write(KernelRows.rowOf(batch.getData(), i));
+              }
+            }
+          }
+        }
+      }
+      return writer.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot rewrite data files of Delta table " + tableName, e);
+    }
+  }
+
+  private void delete(Snapshot snapshot, DataFiles written) {
+    Path root = new Path(snapshot.getPath());
+    for (DataFile file : written.toList()) {
+      Path path = new Path(root, file.path());
+      try {
+        path.getFileSystem(conf).delete(path, false);
+      } catch (IOException e) {
+        LOG.warn("Cannot delete {} of {}, which no version references", path, tableName, e);
+      }
+    }
+  }
+}
