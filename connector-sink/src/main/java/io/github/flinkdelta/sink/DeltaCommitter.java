@@ -43,6 +43,7 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
   private final DeltaCommitterMetrics metrics;
   private DeltaTable table;
   private DeltaCheckpoints checkpoints;
+  private BackgroundCompaction compaction;
 
   /**
    * @param receivesCommittables whether this subtask is the one the aggregator sends every
@@ -149,6 +150,9 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
         durationMs,
         outcome.publishMillis());
     reloadIfDue();
+    if (compaction != null) {
+      compaction.committed(committable.appId());
+    }
   }
 
   /**
@@ -238,6 +242,9 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
       }
       checkpoints = table.checkpoints(config.deltaCheckpointInterval());
       metrics.watch(checkpoints);
+      if (config.compaction() != null) {
+        compaction = metrics.compactionOf(config);
+      }
     }
     return table;
   }
@@ -248,12 +255,16 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
       try (var loader = ConnectorClassLoader.enter()) {
         try {
           checkpoints.close();
+          if (compaction != null) {
+            compaction.close();
+          }
         } finally {
           table.close();
         }
       }
       table = null;
       checkpoints = null;
+      compaction = null;
     }
   }
 }

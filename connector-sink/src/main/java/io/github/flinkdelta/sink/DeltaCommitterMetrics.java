@@ -18,6 +18,7 @@ import org.apache.flink.metrics.MetricGroup;
 final class DeltaCommitterMetrics {
 
   private final Clock clock;
+  private final MetricGroup delta;
   private final Counter filesCommitted;
   private final Counter recordsCommitted;
   private final Counter retries;
@@ -32,7 +33,7 @@ final class DeltaCommitterMetrics {
   DeltaCommitterMetrics(MetricGroup committerGroup, String table, Clock clock) {
     this.clock = clock;
     this.lastSuccessMillis = clock.millis();
-    MetricGroup delta = committerGroup.addGroup("delta").addGroup("table", table);
+    this.delta = committerGroup.addGroup("delta").addGroup("table", table);
     this.filesCommitted = delta.counter("numDataFilesCommitted");
     this.recordsCommitted = delta.counter("numRecordsCommitted");
     delta.gauge("lastCommitDurationMs", () -> lastCommitDurationMs);
@@ -50,6 +51,11 @@ final class DeltaCommitterMetrics {
   /** Reports {@code checkpoints}' latest version as {@code lastDeltaCheckpointVersion}. */
   void watch(DeltaCheckpoints checkpoints) {
     deltaCheckpointVersion = checkpoints::latestCheckpointVersion;
+  }
+
+  /** The sink's in-job compaction, its metrics in this group. */
+  BackgroundCompaction compactionOf(DeltaSinkConfig config) {
+    return new BackgroundCompaction(config, delta, System::nanoTime);
   }
 
   /** A completed checkpoint held no rows: the table is as current as the job. */

@@ -5,6 +5,8 @@ import io.github.flinkdelta.core.catalog.TableDefinition;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.maintenance.CompactionOptions;
+import io.github.flinkdelta.core.maintenance.CompactionTrigger;
 import io.github.flinkdelta.core.schema.TableFeatureChecks;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
@@ -230,6 +232,25 @@ public final class DeltaSinkBuilder {
                         "'%s' is %d; set a positive number of versions, or 0 for no Delta"
                             + " checkpoints",
                         DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL.key(), interval)));
+    DeltaSinkConfig.Compaction compaction = null;
+    if (options.get(DeltaSinkOptions.COMPACTION_ENABLED)) {
+      if (primaryKey != null) {
+        problems.add(
+            String.format(
+                "'%s' is not available for a sink with a primary key yet: a compaction moves the"
+                    + " rows the sink's key index points at, and the job would restart to rebuild"
+                    + " the index after each one. Compact the table with the standalone command"
+                    + " while no upsert job runs, or leave the option off",
+                DeltaSinkOptions.COMPACTION_ENABLED.key()));
+      }
+      try {
+        compaction =
+            new DeltaSinkConfig.Compaction(
+                CompactionOptions.from(options), CompactionTrigger.from(options));
+      } catch (IllegalArgumentException e) {
+        problems.add(e.getMessage());
+      }
+    }
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException("Cannot build DeltaSink: " + String.join("; ", problems));
     }
@@ -258,6 +279,9 @@ public final class DeltaSinkBuilder {
       table.checkWritable();
       // Refused before anything changes: features of the table the sink cannot honour.
       TableFeatureChecks.check(table.name(), table.snapshot(), rowType);
+      if (compaction != null) {
+        table.checkCompactable();
+      }
       String mismatch =
           UpsertTables.keyMismatch(
               table.name(),
@@ -294,7 +318,8 @@ public final class DeltaSinkBuilder {
             options.get(DeltaSinkOptions.COMMIT_MAX_RETRIES),
             options.get(DeltaSinkOptions.DISTRIBUTION),
             options.getOptional(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL).orElse(null),
-            key),
+            key,
+            compaction),
         uidPrefix);
   }
 }

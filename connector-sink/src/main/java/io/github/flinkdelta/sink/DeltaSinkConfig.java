@@ -2,6 +2,8 @@ package io.github.flinkdelta.sink;
 
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.maintenance.CompactionOptions;
+import io.github.flinkdelta.core.maintenance.CompactionTrigger;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.write.FileLayout;
@@ -26,6 +28,7 @@ import org.apache.hadoop.conf.Configuration;
  *     {@code delta.checkpointInterval}, 0 writes none
  * @param primaryKey the table's primary key, with which the sink takes upserts and deletes; null
  *     for a sink that appends
+ * @param compaction how the sink compacts the table while it streams; null for not at all
  */
 @Internal
 public record DeltaSinkConfig(
@@ -37,8 +40,13 @@ public record DeltaSinkConfig(
     int maxCommitRetries,
     DeltaSinkOptions.Distribution distribution,
     Integer deltaCheckpointInterval,
-    KeyColumns primaryKey)
+    KeyColumns primaryKey,
+    Compaction compaction)
     implements Serializable {
+
+  /** In-job compaction: what a run rewrites, and when runs start. */
+  public record Compaction(CompactionOptions options, CompactionTrigger trigger)
+      implements Serializable {}
 
   public DeltaSinkConfig {
     Objects.requireNonNull(table, "table");

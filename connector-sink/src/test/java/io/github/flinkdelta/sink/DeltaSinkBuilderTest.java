@@ -230,6 +230,43 @@ class DeltaSinkBuilderTest {
   }
 
   @Test
+  void inJobCompactionIsRefusedForASinkWithAKeyAndForATableWithRowTracking() {
+    assertThatThrownBy(
+            () ->
+                DeltaSink.builder()
+                    .tablePath(table("keyed-compacting"))
+                    .rowType(TYPE)
+                    .primaryKey("id")
+                    .option(DeltaSinkOptions.COMPACTION_ENABLED, true)
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(
+            "'sink.compaction.enabled' is not available for a sink with a primary key")
+        .hasMessageContaining("standalone command");
+    String tracked = table("row-tracking");
+    assertThatThrownBy(
+            () ->
+                DeltaSink.builder()
+                    .tablePath(tracked)
+                    .rowType(TYPE)
+                    .tableProperty("delta.enableRowTracking", "true")
+                    .option(DeltaSinkOptions.COMPACTION_ENABLED, true)
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(tracked)
+        .hasMessageContaining("row tracking");
+    assertThatThrownBy(
+            () ->
+                DeltaSink.builder()
+                    .tablePath(table("compacting"))
+                    .rowType(TYPE)
+                    .option(DeltaSinkOptions.COMPACTION_ENABLED, true)
+                    .option(DeltaSinkOptions.COMPACTION_TRIGGER_COMMITS, 0)
+                    .build())
+        .hasMessageContaining("'sink.compaction.trigger.commits' must be at least 1");
+  }
+
+  @Test
   void aKeyColumnTheRowsLackIsNamed() {
     assertThatThrownBy(
             () ->

@@ -42,6 +42,7 @@ final class SinkConfigs {
         options.get(DeltaSinkOptions.COMMIT_MAX_RETRIES),
         options.get(DeltaSinkOptions.DISTRIBUTION),
         options.getOptional(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL).orElse(null),
+        null,
         null);
   }
 }

@@ -1,5 +1,6 @@
 package io.github.flinkdelta.core.config;
 
+import java.time.Duration;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -166,6 +167,64 @@ public final class DeltaSinkOptions {
                   + " 'delta.columnMapping.mode' = 'name' in a commit of its own (readers need"
                   + " Delta reader version 2 after that). When false, such a change fails"
                   + " instead.");
+
+  public static final ConfigOption<Boolean> COMPACTION_ENABLED =
+      ConfigOptions.key("sink.compaction.enabled")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "Compact the table while the sink streams: after every so many commits (see"
+                  + " 'sink.compaction.trigger.*'), small files and files with many deleted rows"
+                  + " are rewritten per partition into files near the target size, in a version"
+                  + " with dataChange = false. It runs on a thread of its own beside the"
+                  + " committer, so commits never wait for it; when a commit changes a file it"
+                  + " rewrites, the compaction yields and plans again. Not for sinks with a"
+                  + " primary key or tables with row tracking.");
+
+  public static final ConfigOption<Integer> COMPACTION_TRIGGER_COMMITS =
+      ConfigOptions.key("sink.compaction.trigger.commits")
+          .intType()
+          .defaultValue(10)
+          .withDescription(
+              "A compaction starts after this many commits since the last one started (unless"
+                  + " one is still running).");
+
+  public static final ConfigOption<Duration> COMPACTION_TRIGGER_INTERVAL =
+      ConfigOptions.key("sink.compaction.trigger.interval")
+          .durationType()
+          .noDefaultValue()
+          .withDescription(
+              "A compaction also starts at the first commit this long after the last one"
+                  + " started, however few commits came in between.");
+
+  public static final ConfigOption<MemorySize> COMPACTION_TARGET_FILE_SIZE =
+      ConfigOptions.key("sink.compaction.target-file-size")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(128))
+          .withDescription(
+              "Compaction writes files of about this size; files below three quarters of it"
+                  + " count as small.");
+
+  public static final ConfigOption<Integer> COMPACTION_MIN_INPUT_FILES =
+      ConfigOptions.key("sink.compaction.min-input-files")
+          .intType()
+          .defaultValue(5)
+          .withDescription("The fewest small files of one partition that a compaction merges.");
+
+  public static final ConfigOption<MemorySize> COMPACTION_MAX_BYTES_PER_RUN =
+      ConfigOptions.key("sink.compaction.max-bytes-per-run")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(1024))
+          .withDescription(
+              "The most bytes of files one compaction rewrites; the rest waits for the next.");
+
+  public static final ConfigOption<Double> COMPACTION_DELETED_ROWS_RATIO =
+      ConfigOptions.key("sink.compaction.deleted-rows-ratio")
+          .doubleType()
+          .defaultValue(0.2)
+          .withDescription(
+              "A file whose deletion vector marks at least this fraction of its rows is"
+                  + " rewritten even on its own.");
 
   private DeltaSinkOptions() {}
 }

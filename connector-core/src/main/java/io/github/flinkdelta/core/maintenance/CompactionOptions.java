@@ -1,6 +1,8 @@
 package io.github.flinkdelta.core.maintenance;
 
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import java.io.Serializable;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * What a compaction rewrites, and into what.
@@ -37,6 +39,15 @@ public record CompactionOptions(
       throw new IllegalArgumentException(
           "The compaction's deleted rows ratio must be in (0, 1], got " + deletedRowsRatio);
     }
+  }
+
+  /** The options that {@code config} sets ({@code sink.compaction.*}), defaults for the rest. */
+  public static CompactionOptions from(ReadableConfig config) {
+    return new CompactionOptions(
+        config.get(DeltaSinkOptions.COMPACTION_TARGET_FILE_SIZE).getBytes(),
+        config.get(DeltaSinkOptions.COMPACTION_MIN_INPUT_FILES),
+        config.get(DeltaSinkOptions.COMPACTION_MAX_BYTES_PER_RUN).getBytes(),
+        config.get(DeltaSinkOptions.COMPACTION_DELETED_ROWS_RATIO));
   }
 
   /** Files below this size are small. */

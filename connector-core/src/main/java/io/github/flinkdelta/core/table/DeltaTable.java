@@ -252,6 +252,15 @@ public final class DeltaTable implements AutoCloseable {
     return compaction().run(options, writeOptionsFor(options), appId);
   }
 
+  /**
+   * Fails when {@link #compact} cannot rewrite the table's files.
+   *
+   * @throws IllegalArgumentException naming the table feature in the way
+   */
+  public void checkCompactable() {
+    TableCompaction.check(name(), snapshots.current());
+  }
+
   TableCompaction compaction() {
     return new TableCompaction(name(), engine, snapshots, committer, storageConf);
   }

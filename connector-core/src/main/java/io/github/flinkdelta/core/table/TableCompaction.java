@@ -95,14 +95,7 @@ final class TableCompaction {
   CompactionResult run(CompactionOptions options, FileWriteOptions writeOptions, String appId) {
     for (int attempt = 1; ; attempt++) {
       Snapshot snapshot = snapshots.reload();
-      if (RowTracking.isOn(snapshot)) {
-        throw new IllegalArgumentException(
-            String.format(
-                "Delta table %s has row tracking on, and compaction cannot keep its row ids yet"
-                    + " (it would have to write them into the materialized row id columns);"
-                    + " compact it with an engine that does",
-                tableName));
-      }
+      check(tableName, snapshot);
       Plan plan = plan(snapshot, options);
       if (plan.groups().isEmpty()) {
         return CompactionResult.nothing(attempt);
@@ -149,6 +142,22 @@ final class TableCompaction {
           "Compaction of {} met a commit that changed files it rewrote ({}); planning again",
           tableName,
           outcome);
+    }
+  }
+
+  /**
+   * Fails when compaction cannot rewrite the table's files.
+   *
+   * @throws IllegalArgumentException naming the table and the feature in the way
+   */
+  static void check(String tableName, Snapshot snapshot) {
+    if (RowTracking.isOn(snapshot)) {
+      throw new IllegalArgumentException(
+          String.format(
+              "Delta table %s has row tracking on, and compaction cannot keep its row ids yet"
+                  + " (it would have to write them into the materialized row id columns);"
+                  + " compact it with an engine that does",
+              tableName));
     }
   }
 

@@ -42,6 +42,13 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
           DeltaSinkOptions.DISTRIBUTION,
           DeltaSinkOptions.SCHEMA_EVOLUTION,
           DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING,
+          DeltaSinkOptions.COMPACTION_ENABLED,
+          DeltaSinkOptions.COMPACTION_TRIGGER_COMMITS,
+          DeltaSinkOptions.COMPACTION_TRIGGER_INTERVAL,
+          DeltaSinkOptions.COMPACTION_TARGET_FILE_SIZE,
+          DeltaSinkOptions.COMPACTION_MIN_INPUT_FILES,
+          DeltaSinkOptions.COMPACTION_MAX_BYTES_PER_RUN,
+          DeltaSinkOptions.COMPACTION_DELETED_ROWS_RATIO,
           FactoryUtil.SINK_PARALLELISM);
 
   @Override

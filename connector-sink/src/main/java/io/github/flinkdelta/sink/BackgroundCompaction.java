@@ -1,0 +1,139 @@
+package io.github.flinkdelta.sink;
+
+import io.github.flinkdelta.core.maintenance.CompactionOptions;
+import io.github.flinkdelta.core.maintenance.CompactionResult;
+import io.github.flinkdelta.core.maintenance.CompactionTrigger;
+import io.github.flinkdelta.core.table.DeltaTable;
+import io.github.flinkdelta.core.table.TableRequest;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sink's in-job compaction: the committer reports each commit, and when the {@link
+ * CompactionTrigger} says so, a compaction of the table runs on a thread of its own, with a table
+ * handle of its own. The committer never waits for it: a commit only counts, and starts a run when
+ * none is running.
+ *
+ * <p>Failure semantics: a run that meets a commit changing a file it rewrites yields to it and
+ * plans again ({@link DeltaTable#compact}); a run that fails leaves the table as it was (its files,
+ * if any, are orphans for cleanup) and is logged, and the next trigger tries again. Closing the
+ * sink interrupts a running compaction.
+ */
+final class BackgroundCompaction implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BackgroundCompaction.class);
+
+  private final DeltaSinkConfig config;
+  private final CompactionOptions options;
+  private final CompactionTrigger trigger;
+  private final LongSupplier nanoClock;
+  private final ExecutorService executor;
+  private final AtomicBoolean running = new AtomicBoolean();
+  private final Counter runs;
+  private final Counter filesCompacted;
+  private final AtomicLong lastDurationMs = new AtomicLong(-1);
+  private volatile boolean closing;
+  private int commitsSinceRun;
+  private long lastRunNanos;
+  private DeltaTable table;
+
+  BackgroundCompaction(DeltaSinkConfig config, MetricGroup delta, LongSupplier nanoClock) {
+    this.config = config;
+    this.options = config.compaction().options();
+    this.trigger = config.compaction().trigger();
+    this.nanoClock = nanoClock;
+    this.lastRunNanos = nanoClock.getAsLong();
+    ClassLoader loader = BackgroundCompaction.class.getClassLoader();
+    this.executor =
+        Executors.newSingleThreadExecutor(
+            task -> {
+              Thread thread = new Thread(task, "delta-compaction-" + config.tableName());
+              thread.setDaemon(true);
+              thread.setContextClassLoader(loader);
+              return thread;
+            });
+    this.runs = delta.counter("numCompactions");
+    this.filesCompacted = delta.counter("numFilesCompacted");
+    delta.gauge("lastCompactionDurationMs", lastDurationMs::get);
+  }
+
+  /** Called after each commit of {@code appId}; returns at once. */
+  void committed(String appId) {
+    commitsSinceRun++;
+    long now = nanoClock.getAsLong();
+    if (closing || !trigger.isDue(commitsSinceRun, now - lastRunNanos)) {
+      return;
+    }
+    if (!running.compareAndSet(false, true)) {
+      return;
+    }
+    commitsSinceRun = 0;
+    lastRunNanos = now;
+    executor.execute(() -> run(appId + ".compaction"));
+  }
+
+  /** Whether a run is under way. */
+  boolean isRunning() {
+    return running.get();
+  }
+
+  private void run(String appId) {
+    long started = System.nanoTime();
+    try (var loader = ConnectorClassLoader.enter()) {
+      CompactionResult result = table().compact(options, appId);
+      runs.inc();
+      filesCompacted.inc(result.filesRemoved());
+      lastDurationMs.set((System.nanoTime() - started) / 1_000_000);
+    } catch (Exception e) {
+      if (closing) {
+        LOG.info("Compaction of {} cancelled: the sink is closing", config.tableName());
+      } else {
+        LOG.warn(
+            "Compaction of {} failed; the table is as it was, and the next trigger tries again",
+            config.tableName(),
+            e);
+      }
+    } finally {
+      running.set(false);
+    }
+  }
+
+  private DeltaTable table() {
+    if (table == null) {
+      table =
+          DeltaTable.open(
+              TableRequest.of(config.table(), config.hadoopConf())
+                  .withMaxCommitRetries(config.maxCommitRetries()));
+    }
+    return table;
+  }
+
+  /** Lets a running compaction finish for up to two seconds, then interrupts it. */
+  @Override
+  public void close() {
+    closing = true;
+    executor.shutdown();
+    try {
+      if (!executor.awaitTermination(2, TimeUnit.SECONDS)) {
+        executor.shutdownNow();
+        executor.awaitTermination(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      executor.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+    if (table != null) {
+      try (var loader = ConnectorClassLoader.enter()) {
+        table.close();
+      }
+    }
+  }
+}
