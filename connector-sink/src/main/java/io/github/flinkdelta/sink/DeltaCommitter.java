@@ -83,6 +83,7 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
       metrics.nothingToCommit();
       return;
     }
+    checkFilesOfReplay(committable);
     long started = System.nanoTime();
     CommitOutcome outcome =
         table()
@@ -121,6 +122,27 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
           SinkErrors.commitFailed(
               config.tableName(), committable.appId(), committable.checkpointId(), failed.cause()),
           failed.cause());
+    }
+  }
+
+  /**
+   * A committable restored from state that the table does not hold yet must still find its files: a
+   * vacuum with a retention shorter than the job's downtime may have deleted them, and committing
+   * would leave versions that reference missing files. The job stops instead, naming them.
+   */
+  private void checkFilesOfReplay(DeltaCommittable committable) {
+    boolean replay =
+        restoredCheckpointId.isPresent()
+            && committable.checkpointId() <= restoredCheckpointId.getAsLong();
+    if (!replay || table().transactionVersion(committable.appId()) >= committable.checkpointId()) {
+      return;
+    }
+    List<String> missing = table.missing(committable.files());
+    if (!missing.isEmpty()) {
+      throw new SuppressRestartsException(
+          new IllegalStateException(
+              SinkErrors.filesOfReplayMissing(
+                  config.tableName(), committable.appId(), committable.checkpointId(), missing)));
     }
   }
 

@@ -1,6 +1,7 @@
 package io.github.flinkdelta.sink;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import java.util.List;
 import org.apache.flink.types.RowKind;
 
 /** Messages for failures of the sink that stop the job, each with what to do. */
@@ -54,6 +55,22 @@ final class SinkErrors {
             + " this job's rows, so the job stops. Give each job its own '%s' (or leave it unset"
             + " for a fresh one).",
         table, appId, tableTxnVersion, checkpoint, DeltaSinkOptions.APP_ID.key());
+  }
+
+  static String filesOfReplayMissing(
+      String table, String appId, long checkpoint, List<String> missing) {
+    return String.format(
+        "Checkpoint %d (app id %s) restored from state cannot be committed to Delta table %s: %d of"
+            + " its data files are gone (%s%s). A vacuum or orphan cleanup with a retention"
+            + " shorter than the time the job was down deletes such files; the rows of that"
+            + " checkpoint are lost. Restore from a later checkpoint if one exists, and vacuum"
+            + " with a retention longer than any downtime of the job.",
+        checkpoint,
+        appId,
+        table,
+        missing.size(),
+        String.join(", ", missing.subList(0, Math.min(3, missing.size()))),
+        missing.size() > 3 ? ", ..." : "");
   }
 
   static String appIdAlreadyUsed(String table, String appId, long tableTxnVersion) {

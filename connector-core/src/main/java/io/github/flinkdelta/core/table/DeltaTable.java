@@ -14,6 +14,7 @@ import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.config.DeltaSinkOptions.SchemaEvolution;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.maintenance.CompactionResult;
+import io.github.flinkdelta.core.maintenance.VacuumResult;
 import io.github.flinkdelta.core.schema.FileLayouts;
 import io.github.flinkdelta.core.schema.FileSchemaCheck;
 import io.github.flinkdelta.core.schema.SchemaChanges;
@@ -26,12 +27,18 @@ import io.github.flinkdelta.core.upsert.UpsertTables;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileLayout;
 import io.github.flinkdelta.core.write.FileWriteOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -259,6 +266,47 @@ public final class DeltaTable implements AutoCloseable {
    */
   public void checkCompactable() {
     TableCompaction.check(name(), snapshots.current());
+  }
+
+  /**
+   * Deletes the files under the table's directory that no version within {@code retention}
+   * references (see {@link TableVacuum}): files of writer attempts that never committed, and files
+   * that versions older than the retention removed; then the expired log files.
+   *
+   * @param dryRun only list the files
+   * @throws IllegalArgumentException for a catalog-managed table, a table feature the vacuum does
+   *     not know, or a retention shorter than the table's {@code
+   *     delta.deletedFileRetentionDuration}
+   */
+  public VacuumResult vacuum(Duration retention, boolean dryRun) {
+    return TableVacuum.run(
+        name(),
+        engine,
+        snapshots.reload(),
+        storageConf,
+        retention,
+        dryRun,
+        System.currentTimeMillis());
+  }
+
+  /**
+   * The paths of {@code files} (relative to the table root) that are not on storage: files of a
+   * checkpoint restored after a vacuum whose retention was shorter than the job's downtime.
+   */
+  public List<String> missing(Iterable<DataFile> files) {
+    List<String> missing = new ArrayList<>();
+    Path root = new Path(path());
+    try {
+      FileSystem fs = root.getFileSystem(storageConf);
+      for (DataFile file : files) {
+        if (!fs.exists(new Path(root, file.path()))) {
+          missing.add(file.path());
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot look for the data files of " + name(), e);
+    }
+    return missing;
   }
 
   TableCompaction compaction() {

@@ -1,0 +1,321 @@
+package io.github.flinkdelta.core.table;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delta.kernel.Scan;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.internal.SnapshotImpl;
+import io.delta.kernel.internal.actions.AddFile;
+import io.delta.kernel.internal.actions.Protocol;
+import io.delta.kernel.internal.snapshot.MetadataCleanup;
+import io.delta.kernel.utils.CloseableIterator;
+import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
+import io.github.flinkdelta.core.maintenance.VacuumResult;
+import io.github.flinkdelta.core.table.LiveFiles.LiveFile;
+import io.github.flinkdelta.core.write.FileIds;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Deletes the files under a table's directory that no version within the retention references:
+ * files of writer attempts that never reached a checkpoint (orphans), and data and deletion vector
+ * files that versions older than the retention removed. A file is kept when the latest version
+ * holds it, when a version within the retention removed it (so that reads of those versions still
+ * work), or when it is younger than the retention (a running sink's files of checkpoints not yet
+ * committed). Files and directories whose names start with {@code _} or {@code .} ({@code
+ * _delta_log}, change data, checksums) are never touched. Expired log files go as the table's
+ * {@code delta.logRetentionDuration} allows, through Kernel's own cleanup.
+ *
+ * <p>Refused: catalog-managed tables (the catalog owns their files and may hold commits not yet in
+ * the log), tables whose features this vacuum does not know ({@code vacuumProtocolCheck} asks a
+ * vacuum to understand every feature of the protocol), and a retention shorter than the table's
+ * {@code delta.deletedFileRetentionDuration}.
+ */
+final class TableVacuum {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TableVacuum.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  static final String FILE_RETENTION = "delta.deletedFileRetentionDuration";
+  static final String LOG_RETENTION = "delta.logRetentionDuration";
+  static final String LOG_CLEANUP = "delta.enableExpiredLogCleanup";
+  static final Duration DEFAULT_FILE_RETENTION = Duration.ofDays(7);
+  static final Duration DEFAULT_LOG_RETENTION = Duration.ofDays(30);
+
+  /** The features whose files this vacuum knows where to find: all of them live in the log. */
+  private static final Set<String> KNOWN_FEATURES =
+      Set.of(
+          "appendOnly",
+          "invariants",
+          "checkConstraints",
+          "changeDataFeed",
+          "generatedColumns",
+          "columnMapping",
+          "identityColumns",
+          "deletionVectors",
+          "rowTracking",
+          "timestampNtz",
+          "domainMetadata",
+          "v2Checkpoint",
+          "clustering",
+          "typeWidening",
+          "typeWidening-preview",
+          "inCommitTimestamp",
+          "vacuumProtocolCheck",
+          "allowColumnDefaults",
+          "icebergCompatV1",
+          "icebergCompatV2",
+          "collations-preview",
+          "checkpointProtection");
+
+  private static final Set<String> CATALOG_MANAGED =
+      Set.of("catalogManaged", "catalogOwned-preview");
+
+  private static final Pattern INTERVAL =
+      Pattern.compile("(?i)\\s*(?:interval\\s+)?(\\d+)\\s*([a-z]+)\\s*");
+
+  private TableVacuum() {}
+
+  static VacuumResult run(
+      String tableName,
+      Engine engine,
+      Snapshot snapshot,
+      Configuration conf,
+      Duration retention,
+      boolean dryRun,
+      long nowMillis) {
+    Protocol protocol = ((SnapshotImpl) snapshot).getProtocol();
+    check(tableName, protocol, snapshot, retention);
+    long cutoff = nowMillis - retention.toMillis();
+    URI root = URI.create(snapshot.getPath());
+    Set<String> kept = referenced(tableName, engine, snapshot, conf, root, cutoff);
+    List<String> deleted = new ArrayList<>();
+    long bytes = 0;
+    Path rootPath = new Path(snapshot.getPath());
+    try {
+      FileSystem fs = rootPath.getFileSystem(conf);
+      RemoteIterator<LocatedFileStatus> files = fs.listFiles(rootPath, true);
+      while (files.hasNext()) {
+        LocatedFileStatus file = files.next();
+        String relative = FileIds.relativePath(file.getPath().toUri().toString(), root);
+        if (hidden(relative) || file.getModificationTime() >= cutoff || kept.contains(relative)) {
+          continue;
+        }
+        if (!dryRun && !fs.delete(file.getPath(), false)) {
+          LOG.warn("Could not delete {} of {}", relative, tableName);
+          continue;
+        }
+        deleted.add(relative);
+        bytes += file.getLen();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot vacuum Delta table " + tableName, e);
+    }
+    long logFiles = dryRun ? 0 : cleanLog(tableName, engine, snapshot, protocol, nowMillis);
+    LOG.info(
+        "{} {} files ({} bytes) of {} that no version within {} references{}",
+        dryRun ? "Would delete" : "Deleted",
+        deleted.size(),
+        bytes,
+        tableName,
+        retention,
+        dryRun ? "" : "; " + logFiles + " expired log files");
+    return new VacuumResult(dryRun, deleted, bytes, logFiles);
+  }
+
+  private static void check(
+      String tableName, Protocol protocol, Snapshot snapshot, Duration retention) {
+    Set<String> features = new TreeSet<>(protocol.getReaderFeatures());
+    features.addAll(protocol.getWriterFeatures());
+    for (String feature : features) {
+      if (CATALOG_MANAGED.contains(feature)) {
+        throw new IllegalArgumentException(
+            String.format(
+                "Delta table %s is catalog-managed: its catalog owns its files and may hold"
+                    + " commits not yet in the log, so this vacuum refuses it. Run the catalog's"
+                    + " own maintenance instead.",
+                tableName));
+      }
+    }
+    features.removeAll(KNOWN_FEATURES);
+    if (!features.isEmpty()) {
+      throw new IllegalArgumentException(
+          String.format(
+              "Delta table %s uses table features %s, whose files this vacuum does not know how"
+                  + " to find; it refuses to delete anything. Vacuum it with an engine that"
+                  + " supports them.",
+              tableName, features));
+    }
+    Duration minimum =
+        retentionOf(
+            tableName, snapshot.getTableProperties().get(FILE_RETENTION), DEFAULT_FILE_RETENTION);
+    if (retention.compareTo(minimum) < 0) {
+      throw new IllegalArgumentException(
+          String.format(
+              "A vacuum of Delta table %s with a retention of %s would delete files that reads of"
+                  + " versions within the table's %s (%s) need, and files of checkpoints a sink"
+                  + " has not committed yet; use a retention of at least %s, or lower the table"
+                  + " property if you mean it.",
+              tableName, retention, FILE_RETENTION, minimum, minimum));
+    }
+  }
+
+  /** The files the latest version holds, and those versions since {@code cutoff} removed. */
+  private static Set<String> referenced(
+      String tableName,
+      Engine engine,
+      Snapshot snapshot,
+      Configuration conf,
+      URI root,
+      long cutoff) {
+    Set<String> kept = new HashSet<>();
+    Scan scan = snapshot.getScanBuilder().build();
+    try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine)) {
+      while (batches.hasNext()) {
+        try (CloseableIterator<Row> rows = batches.next().getRows()) {
+          while (rows.hasNext()) {
+            Row scanFile = rows.next();
+            LiveFile file =
+                LiveFile.of(
+                    new AddFile(scanFile.getStruct(scanFile.getSchema().indexOf("add"))), root);
+            kept.add(file.relativePath());
+            keepVector(kept, file.deletionVector(), snapshot.getPath(), root);
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list the data files of " + tableName, e);
+    }
+    Path log = new Path(snapshot.getPath(), "_delta_log");
+    try {
+      FileSystem fs = log.getFileSystem(conf);
+      for (FileStatus commit : fs.listStatus(log, p -> p.getName().matches("\\d{20}\\.json"))) {
+        if (commit.getModificationTime() < cutoff) {
+          continue;
+        }
+        try (BufferedReader lines =
+            new BufferedReader(
+                new InputStreamReader(fs.open(commit.getPath()), StandardCharsets.UTF_8))) {
+          for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+            JsonNode remove = line.isBlank() ? null : JSON.readTree(line).get("remove");
+            if (remove != null) {
+              kept.add(FileIds.relativePath(remove.get("path").asText(), root));
+              keepVector(kept, vectorOf(remove.get("deletionVector")), snapshot.getPath(), root);
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the log of Delta table " + tableName, e);
+    }
+    return kept;
+  }
+
+  private static DeletionVectorDescriptor vectorOf(JsonNode dv) {
+    if (dv == null || dv.isNull()) {
+      return null;
+    }
+    return new DeletionVectorDescriptor(
+        dv.get("storageType").asText(),
+        dv.get("pathOrInlineDv").asText(),
+        dv.hasNonNull("offset") ? dv.get("offset").asInt() : null,
+        dv.get("sizeInBytes").asInt(),
+        dv.get("cardinality").asLong());
+  }
+
+  private static void keepVector(
+      Set<String> kept, DeletionVectorDescriptor vector, String tableRoot, URI root) {
+    if (vector != null && !vector.isInline()) {
+      kept.add(
+          FileIds.relativePath(new Path(vector.absolutePath(tableRoot)).toUri().toString(), root));
+    }
+  }
+
+  private static boolean hidden(String relative) {
+    for (String part : relative.split("/")) {
+      if (part.startsWith("_") || part.startsWith(".")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static long cleanLog(
+      String tableName, Engine engine, Snapshot snapshot, Protocol protocol, long nowMillis) {
+    String enabled = snapshot.getTableProperties().get(LOG_CLEANUP);
+    if ("false".equalsIgnoreCase(enabled)
+        || protocol.getWriterFeatures().contains("checkpointProtection")) {
+      return 0;
+    }
+    Duration logRetention =
+        retentionOf(
+            tableName, snapshot.getTableProperties().get(LOG_RETENTION), DEFAULT_LOG_RETENTION);
+    try {
+      return MetadataCleanup.cleanupExpiredLogs(
+          engine,
+          () -> nowMillis,
+          new io.delta.kernel.internal.fs.Path(snapshot.getPath()),
+          logRetention.toMillis());
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Cannot clean the expired log files of Delta table " + tableName, e);
+    }
+  }
+
+  /** A retention property in Delta's form ({@code interval 7 days}), or {@code fallback}. */
+  static Duration retentionOf(String tableName, String property, Duration fallback) {
+    if (property == null) {
+      return fallback;
+    }
+    Matcher m = INTERVAL.matcher(property);
+    if (m.matches()) {
+      long n = Long.parseLong(m.group(1));
+      String unit = m.group(2).toLowerCase(Locale.ROOT);
+      switch (unit.endsWith("s") ? unit.substring(0, unit.length() - 1) : unit) {
+        case "week":
+          return Duration.ofDays(7 * n);
+        case "day":
+          return Duration.ofDays(n);
+        case "hour":
+          return Duration.ofHours(n);
+        case "minute":
+          return Duration.ofMinutes(n);
+        case "second":
+          return Duration.ofSeconds(n);
+        case "millisecond":
+          return Duration.ofMillis(n);
+        default:
+          break;
+      }
+    }
+    throw new IllegalArgumentException(
+        String.format(
+            "Delta table %s has a retention property '%s' that is not an interval such as"
+                + " 'interval 7 days'",
+            tableName, property));
+  }
+}
