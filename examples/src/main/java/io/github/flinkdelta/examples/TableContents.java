@@ -165,6 +165,24 @@ final class TableContents {
     };
   }
 
+  /** The data files of the latest version. */
+  static long dataFiles(String table) throws IOException {
+    Engine engine = engine();
+    long files = 0;
+    try (CloseableIterator<FilteredColumnarBatch> batches =
+        snapshot(engine, table).getScanBuilder().build().getScanFiles(engine)) {
+      while (batches.hasNext()) {
+        try (CloseableIterator<Row> rows = batches.next().getRows()) {
+          while (rows.hasNext()) {
+            rows.next();
+            files++;
+          }
+        }
+      }
+    }
+    return files;
+  }
+
   private static CloseableIterator<FileStatus> single(FileStatus file) {
     List<FileStatus> files = List.of(file);
     java.util.Iterator<FileStatus> it = files.iterator();

@@ -2,10 +2,6 @@ package io.github.flinkdelta.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,7 +21,7 @@ class UpsertExampleTest {
 
   @Test
   void theTableHoldsTheLastValueOfEveryLiveKey() throws Exception {
-    String printed = printedBy(() -> UpsertExample.main(new String[] {"--path", dir.toString()}));
+    String printed = Printed.by(() -> UpsertExample.main(new String[] {"--path", dir.toString()}));
 
     int expected = UpsertExample.replay(UpsertExample.CHANGES).size();
     Matcher rows = ROWS.matcher(printed);
@@ -40,50 +36,5 @@ class UpsertExampleTest {
         .isEqualTo(UpsertExample.expectedRows(UpsertExample.replay(UpsertExample.CHANGES)));
     // Replaced rows became deletion vectors: commits remove files and add them again.
     assertThat(TableContents.versions(dir.resolve("stock"))).contains("remove");
-  }
-
-  /** What {@code job} prints to {@code System.out}, which still sees it too. */
-  private static String printedBy(ThrowingRunnable job) throws Exception {
-    PrintStream original = System.out;
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(new Tee(original, captured), true, StandardCharsets.UTF_8));
-    try {
-      job.run();
-    } finally {
-      System.setOut(original);
-    }
-    return captured.toString(StandardCharsets.UTF_8);
-  }
-
-  private interface ThrowingRunnable {
-    void run() throws Exception;
-  }
-
-  private static final class Tee extends OutputStream {
-    private final OutputStream first;
-    private final OutputStream second;
-
-    Tee(OutputStream first, OutputStream second) {
-      this.first = first;
-      this.second = second;
-    }
-
-    @Override
-    public void write(int b) throws java.io.IOException {
-      first.write(b);
-      second.write(b);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws java.io.IOException {
-      first.write(b, off, len);
-      second.write(b, off, len);
-    }
-
-    @Override
-    public void flush() throws java.io.IOException {
-      first.flush();
-      second.flush();
-    }
   }
 }
