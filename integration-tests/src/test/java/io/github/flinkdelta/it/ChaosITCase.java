@@ -141,6 +141,7 @@ class ChaosITCase {
     ChaosTally total = new ChaosTally();
     ChaosTally fixed = new ChaosTally();
     long rows = 0;
+    long compactions = 0;
     int runs = 0;
     System.out.printf(
         "Chaos: fixed seeds %s, then seeds from %d%n", Arrays.toString(fixedSeeds), randomSeed);
@@ -153,16 +154,18 @@ class ChaosITCase {
         fixed.add(result.faults());
       }
       rows += result.rows();
+      compactions += result.compactions();
       runs++;
       System.gc();
       System.out.printf(
-          "Chaos run %d (seed %d): %d rows, %d versions, faults %s, S3 requests faulted %d,"
-              + " duplicates %d, losses %d; S3 keys used %d, requests refused as expired %d;"
-              + " heap %d MB, direct %d MB%n",
+          "Chaos run %d (seed %d): %d rows, %d versions (%d compactions), faults %s, S3 requests"
+              + " faulted %d, duplicates %d, losses %d; S3 keys used %d, requests refused as"
+              + " expired %d; heap %d MB, direct %d MB%n",
           runs,
           seed,
           result.rows(),
           result.versions(),
+          result.compactions(),
           result.faults(),
           result.s3RequestsFaulted(),
           result.duplicates(),
@@ -183,6 +186,7 @@ class ChaosITCase {
         "Chaos total: %d runs, %d faults fired, %s, %d rows, 0 duplicates, 0 losses%n",
         runs, total.totalFired(), total, rows);
     assertThat(total.totalFired()).as("faults fired").isPositive();
+    assertThat(compactions).as("compactions committed under faults").isPositive();
     if (fixedSeeds.length > 0 && runs >= fixedSeeds.length) {
       assertThat(fixed.neverFired())
           .as("kinds that never fired in the runs of seeds %s", Arrays.toString(fixedSeeds))
@@ -319,7 +323,8 @@ class ChaosITCase {
       long losses,
       List<Long> missingVersions,
       long keysUsed,
-      long refusedExpired) {}
+      long refusedExpired,
+      long compactions) {}
 
   private Result run(MiniCluster cluster, int index, long seed) throws Exception {
     ChaosSchedule schedule = ChaosSchedule.of(seed);
@@ -344,6 +349,10 @@ class ChaosITCase {
                   .partitionColumns("bucket")
                   .hadoopOptions(storage.storageOptions())
                   .option(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL, 3)
+                  // Compaction runs beside the commits under the same faults.
+                  .option(DeltaSinkOptions.COMPACTION_ENABLED, true)
+                  .option(DeltaSinkOptions.COMPACTION_TRIGGER_COMMITS, 2)
+                  .option(DeltaSinkOptions.COMPACTION_MIN_INPUT_FILES, 2)
                   .build());
       JobClient job = env.executeAsync("chaos " + prefix);
       injector.drive(
@@ -371,7 +380,8 @@ class ChaosITCase {
           losses,
           storage.missingVersions(prefix, read.version()),
           keys.stream().filter(k -> k.accepted() > 0).count(),
-          keys.stream().mapToLong(CredentialEnforcingProxy.KeyStats::refusedExpired).sum());
+          keys.stream().mapToLong(CredentialEnforcingProxy.KeyStats::refusedExpired).sum(),
+          storage.compactions(prefix));
     } finally {
       ChaosMapper.disarm();
       S3FaultInterceptor.clear();

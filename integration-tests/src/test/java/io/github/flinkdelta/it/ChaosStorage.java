@@ -108,6 +108,29 @@ final class ChaosStorage implements AutoCloseable {
   }
 
   /**
+   * The versions of the table under {@code prefix}, published or staged, that a compaction of the
+   * sink committed (its transaction's app id ends in {@code .compaction}).
+   */
+  long compactions(String prefix) throws IOException {
+    try (Stream<Path> files = Files.walk(s3.bucketDirectory(BUCKET).resolve(prefix))) {
+      return files
+          .filter(p -> p.toString().contains("_delta_log"))
+          .filter(p -> p.getFileName().toString().matches("\\d{20}(\\.[0-9a-f-]{36})?\\.json"))
+          .filter(
+              p -> {
+                try {
+                  return Files.readString(p).contains(".compaction\"");
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              })
+          .map(p -> p.getFileName().toString().substring(0, 20))
+          .distinct()
+          .count();
+    }
+  }
+
+  /**
    * The deletion-vector files ({@code deletion_vector_<uuid>.bin}) of the table under {@code
    * prefix}.
    */
