@@ -2,6 +2,7 @@ package io.github.flinkdelta.core.maintenance;
 
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Files of one partition that one compaction rewrites together.
@@ -9,6 +10,7 @@ import java.util.Map;
  * @param partitionValues the partition all of them are in
  * @param files the files, at least two unless one has many deleted rows
  */
+@Internal
 public record CompactionGroup(Map<String, String> partitionValues, List<FileCandidate> files) {
 
   public CompactionGroup {

@@ -2,6 +2,7 @@ package io.github.flinkdelta.core.maintenance;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import java.io.Serializable;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
@@ -14,6 +15,7 @@ import org.apache.flink.configuration.ReadableConfig;
  * @param deletedRowsRatio a file whose deletion vector marks at least this fraction of its rows is
  *     rewritten even on its own, so that reads stop decoding rows only to drop them
  */
+@Internal
 public record CompactionOptions(
     long targetFileSizeBytes, int minInputFiles, long maxBytesPerRun, double deletedRowsRatio)
     implements Serializable {

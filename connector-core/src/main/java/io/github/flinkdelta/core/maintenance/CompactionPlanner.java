@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Chooses what a compaction rewrites: per partition, the small files and the files with many
@@ -13,6 +14,7 @@ import java.util.Map;
  * files has at least {@link CompactionOptions#deletedRowsRatio} of its rows deleted. Groups are
  * taken until the run's byte budget is spent.
  */
+@Internal
 public final class CompactionPlanner {
 
   private CompactionPlanner() {}

@@ -1,5 +1,7 @@
 package io.github.flinkdelta.core.maintenance;
 
+import org.apache.flink.annotation.Internal;
+
 /**
  * What one compaction run did.
  *
@@ -11,6 +13,7 @@ package io.github.flinkdelta.core.maintenance;
  * @param rowsWritten the live rows rewritten
  * @param attempts plans made: more than one when another writer's commit overlapped a plan
  */
+@Internal
 public record CompactionResult(
     long version,
     int filesRemoved,

@@ -3,6 +3,7 @@ package io.github.flinkdelta.core.maintenance;
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import java.io.Serializable;
 import java.time.Duration;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
@@ -12,6 +13,7 @@ import org.apache.flink.configuration.ReadableConfig;
  * @param commits commits between two runs
  * @param interval time between two runs, or null for no limit
  */
+@Internal
 public record CompactionTrigger(int commits, Duration interval) implements Serializable {
 
   public CompactionTrigger {

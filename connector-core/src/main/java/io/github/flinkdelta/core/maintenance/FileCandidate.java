@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A data file of a table as compaction plans with it.
@@ -14,6 +15,7 @@ import java.util.Objects;
  * @param numRecords its rows, deleted or not
  * @param deletedRows the rows its deletion vector marks
  */
+@Internal
 public record FileCandidate(
     String path,
     Map<String, String> partitionValues,

@@ -1,6 +1,7 @@
 package io.github.flinkdelta.core.maintenance;
 
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What one vacuum of a table did, or in a dry run would do.
@@ -10,6 +11,7 @@ import java.util.List;
  * @param bytes their bytes
  * @param logFilesDeleted the expired log and checkpoint files deleted; 0 in a dry run
  */
+@Internal
 public record VacuumResult(boolean dryRun, List<String> deleted, long bytes, long logFilesDeleted) {
 
   public VacuumResult {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -33,6 +34,7 @@ import org.apache.flink.util.TimeUtils;
  * for storage. Each table's outcome is printed on a line of its own; the command exits with 1 when
  * one failed.
  */
+@PublicEvolving
 public final class TableMaintenanceCommand {
 
   private TableMaintenanceCommand() {}
