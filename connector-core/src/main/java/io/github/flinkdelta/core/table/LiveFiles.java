@@ -18,6 +18,7 @@ import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 
 /**
  * The data files of one table version by {@link FileIds id}, each as its add action describes it:
@@ -41,8 +42,18 @@ final class LiveFiles {
 
   /** The files of {@code snapshot}. */
   static LiveFiles of(Engine engine, Snapshot snapshot, String tableName) {
-    URI root = URI.create(snapshot.getPath());
     Map<Long, LiveFile> files = new HashMap<>();
+    scan(engine, snapshot, tableName, (file, scanFile) -> put(files, file, tableName));
+    return new LiveFiles(snapshot.getVersion(), files);
+  }
+
+  /**
+   * Hands every data file of {@code snapshot} to {@code consumer}, with its scan file row (which
+   * reading the file's rows through Kernel takes).
+   */
+  static void scan(
+      Engine engine, Snapshot snapshot, String tableName, BiConsumer<LiveFile, Row> consumer) {
+    URI root = URI.create(snapshot.getPath());
     Scan scan = snapshot.getScanBuilder().build();
     try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine, true)) {
       while (batches.hasNext()) {
@@ -50,14 +61,13 @@ final class LiveFiles {
           while (rows.hasNext()) {
             Row scanFile = rows.next();
             Row add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
-            put(files, LiveFile.of(new AddFile(add), root), tableName);
+            consumer.accept(LiveFile.of(new AddFile(add), root), scanFile);
           }
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list the data files of " + tableName, e);
     }
-    return new LiveFiles(snapshot.getVersion(), files);
   }
 
   private static void put(Map<Long, LiveFile> files, LiveFile file, String tableName) {

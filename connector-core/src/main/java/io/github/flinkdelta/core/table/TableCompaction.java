@@ -3,14 +3,10 @@ package io.github.flinkdelta.core.table;
 import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.ColumnVector;
-import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.internal.InternalScanFileUtils;
-import io.delta.kernel.internal.actions.AddFile;
 import io.delta.kernel.internal.data.ScanStateRow;
-import io.delta.kernel.internal.util.Utils;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.github.flinkdelta.core.catalog.TableDefinition;
@@ -20,6 +16,7 @@ import io.github.flinkdelta.core.maintenance.CompactionPlanner;
 import io.github.flinkdelta.core.maintenance.CompactionResult;
 import io.github.flinkdelta.core.maintenance.FileCandidate;
 import io.github.flinkdelta.core.read.KernelRows;
+import io.github.flinkdelta.core.read.ScanFileRows;
 import io.github.flinkdelta.core.schema.FileLayouts;
 import io.github.flinkdelta.core.table.CommitOutcome.Committed;
 import io.github.flinkdelta.core.table.CommitOutcome.Failed;
@@ -32,7 +29,6 @@ import io.github.flinkdelta.core.write.FileWriteOptions;
 import io.github.flinkdelta.core.write.PartitionedDataWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -164,35 +160,25 @@ final class TableCompaction {
   private record Plan(List<CompactionGroup> groups, List<LiveFile> removed, List<Row> scanFiles) {}
 
   private Plan plan(Snapshot snapshot, CompactionOptions options) {
-    URI root = URI.create(snapshot.getPath());
     List<FileCandidate> candidates = new ArrayList<>();
     Map<String, Row> scanFiles = new HashMap<>();
     Map<String, LiveFile> entries = new HashMap<>();
-    Scan scan = snapshot.getScanBuilder().build();
-    try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine, true)) {
-      while (batches.hasNext()) {
-        try (CloseableIterator<Row> rows = batches.next().getRows()) {
-          while (rows.hasNext()) {
-            Row scanFile = rows.next();
-            LiveFile file =
-                LiveFile.of(
-                    new AddFile(scanFile.getStruct(scanFile.getSchema().indexOf("add"))), root);
-            long deleted = file.deletionVector() == null ? 0 : file.deletionVector().cardinality();
-            candidates.add(
-                new FileCandidate(
-                    file.path(),
-                    file.partitionValues(),
-                    file.size(),
-                    DeletionVectors.numRecords(file.statsJson()),
-                    deleted));
-            scanFiles.put(file.path(), scanFile);
-            entries.put(file.path(), file);
-          }
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot list the data files of " + tableName, e);
-    }
+    LiveFiles.scan(
+        engine,
+        snapshot,
+        tableName,
+        (file, scanFile) -> {
+          long deleted = file.deletionVector() == null ? 0 : file.deletionVector().cardinality();
+          candidates.add(
+              new FileCandidate(
+                  file.path(),
+                  file.partitionValues(),
+                  file.size(),
+                  DeletionVectors.numRecords(file.statsJson()),
+                  deleted));
+          scanFiles.put(file.path(), scanFile);
+          entries.put(file.path(), file);
+        });
     List<CompactionGroup> groups = CompactionPlanner.plan(candidates, options);
     List<LiveFile> removed = new ArrayList<>();
     List<Row> chosen = new ArrayList<>();
@@ -222,17 +208,8 @@ final class TableCompaction {
     try (PartitionedDataWriter writer =
         new PartitionedDataWriter(layout, conf, snapshot.getPath(), writeOptions, prefix, false)) {
       for (Row scanFile : plan.scanFiles()) {
-        CloseableIterator<ColumnarBatch> data =
-            engine
-                .getParquetHandler()
-                .readParquetFiles(
-                    Utils.singletonCloseableIterator(
-                        InternalScanFileUtils.getAddFileStatus(scanFile)),
-                    physical,
-                    Optional.empty())
-                .map(result -> result.getData());
         try (CloseableIterator<FilteredColumnarBatch> logical =
-            Scan.transformPhysicalData(engine, scanState, scanFile, data)) {
+            ScanFileRows.read(engine, scanState, physical, scanFile)) {
           while (logical.hasNext()) {
             FilteredColumnarBatch batch = logical.next();
             Optional<ColumnVector> selected = batch.getSelectionVector();

@@ -8,7 +8,6 @@ import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.expressions.Literal;
-import io.delta.kernel.internal.InternalScanFileUtils;
 import io.delta.kernel.internal.data.ScanStateRow;
 import io.delta.kernel.internal.util.PartitionUtils;
 import io.delta.kernel.internal.util.Utils;
@@ -16,6 +15,7 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.github.flinkdelta.core.read.ScanFileRows;
 import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.upsert.LiveRowConsumer;
 import io.github.flinkdelta.core.write.DataFile;
@@ -53,15 +53,8 @@ final class TableKeys {
             long fileId =
                 FileIds.of(
                     FileIds.relativePath(add.getString(add.getSchema().indexOf("path")), root));
-            FileStatus status = InternalScanFileUtils.getAddFileStatus(scanFile);
-            CloseableIterator<ColumnarBatch> data =
-                engine
-                    .getParquetHandler()
-                    .readParquetFiles(
-                        Utils.singletonCloseableIterator(status), physical, Optional.empty())
-                    .map(result -> result.getData());
             try (CloseableIterator<FilteredColumnarBatch> logical =
-                Scan.transformPhysicalData(engine, scanState, scanFile, data)) {
+                ScanFileRows.read(engine, scanState, physical, scanFile)) {
               while (logical.hasNext()) {
                 rows += accept(logical.next(), keys, fileId, consumer);
               }

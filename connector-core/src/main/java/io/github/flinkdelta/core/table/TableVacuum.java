@@ -2,19 +2,13 @@ package io.github.flinkdelta.core.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
-import io.delta.kernel.data.FilteredColumnarBatch;
-import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.internal.SnapshotImpl;
-import io.delta.kernel.internal.actions.AddFile;
 import io.delta.kernel.internal.actions.Protocol;
 import io.delta.kernel.internal.snapshot.MetadataCleanup;
-import io.delta.kernel.utils.CloseableIterator;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
 import io.github.flinkdelta.core.maintenance.VacuumResult;
-import io.github.flinkdelta.core.table.LiveFiles.LiveFile;
 import io.github.flinkdelta.core.write.FileIds;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -193,23 +187,14 @@ final class TableVacuum {
       URI root,
       long cutoff) {
     Set<String> kept = new HashSet<>();
-    Scan scan = snapshot.getScanBuilder().build();
-    try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine)) {
-      while (batches.hasNext()) {
-        try (CloseableIterator<Row> rows = batches.next().getRows()) {
-          while (rows.hasNext()) {
-            Row scanFile = rows.next();
-            LiveFile file =
-                LiveFile.of(
-                    new AddFile(scanFile.getStruct(scanFile.getSchema().indexOf("add"))), root);
-            kept.add(file.relativePath());
-            keepVector(kept, file.deletionVector(), snapshot.getPath(), root);
-          }
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot list the data files of " + tableName, e);
-    }
+    LiveFiles.scan(
+        engine,
+        snapshot,
+        tableName,
+        (file, scanFile) -> {
+          kept.add(file.relativePath());
+          keepVector(kept, file.deletionVector(), snapshot.getPath(), root);
+        });
     Path log = new Path(snapshot.getPath(), "_delta_log");
     try {
       FileSystem fs = log.getFileSystem(conf);
