@@ -266,6 +266,21 @@ class TableCompactionTest {
   }
 
   @Test
+  void aTableWithTheChangeDataFeedIsCompactedWithoutChangeData() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = create(path, List.of(), Map.of("delta.enableChangeDataFeed", "true"))) {
+      commitFiles(table, path, 5, 4);
+      List<List<Object>> before = DeltaTableReader.readAll(path);
+
+      CompactionResult result = table.compact(OPTIONS, "compaction");
+
+      assertThat(result.filesRemoved()).isEqualTo(5);
+      assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(before);
+      assertThat(actions(path, result.version())).noneMatch(a -> a.has("cdc"));
+    }
+  }
+
+  @Test
   void aTableWithRowTrackingIsRefusedNamingIt() throws Exception {
     String path = dir.resolve("t").toUri().toString();
     try (DeltaTable table = create(path, List.of(), Map.of("delta.enableRowTracking", "true"))) {
