@@ -2,9 +2,17 @@ package io.github.flinkdelta.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.config.DeltaSinkOptions.SchemaEvolution;
+import io.github.flinkdelta.core.maintenance.CompactionOptions;
+import io.github.flinkdelta.core.maintenance.CompactionResult;
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import io.github.flinkdelta.core.table.DeltaTable;
+import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
+import io.github.flinkdelta.uc.internal.UnityCatalogTableName;
+import io.github.flinkdelta.uc.internal.UnityCatalogTableReference;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -113,6 +121,53 @@ abstract class UnityCatalogContract {
     assertThat(injected.count()).isEqualTo(2);
     assertThat(CatalogReads.read(connection(), table, storageOptions()).rows())
         .containsExactlyInAnyOrderElementsOf(Changelog.rows(changelog.expected(changes)));
+  }
+
+  @Test
+  void aManagedTableIsCompactedInTheJobAndAgainOnItsOwnThroughTheCatalog() throws Exception {
+    String table =
+        catalog()
+            + "."
+            + schema()
+            + ".flink_compact_"
+            + UUID.randomUUID().toString().replace("-", "");
+    String appId = "contract-" + UUID.randomUUID();
+    long count = 2_000;
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(150).restarts(4).env();
+    TestRows.source(env, count, 2_000, BUCKETS)
+        .map(new FailingMapper(injected, 1, 400))
+        .sinkTo(
+            DeltaSink.builder()
+                .unityCatalog(connection())
+                .tableName(table)
+                .rowType(TestRows.TYPE)
+                .partitionColumns("bucket")
+                .hadoopOptions(storageOptions())
+                .option(DeltaSinkOptions.APP_ID, appId)
+                .option(DeltaSinkOptions.COMPACTION_ENABLED, true)
+                .option(DeltaSinkOptions.COMPACTION_TRIGGER_COMMITS, 2)
+                .option(DeltaSinkOptions.COMPACTION_MIN_INPUT_FILES, 2)
+                .build());
+    env.execute("contract: compaction in the job");
+
+    CompactionResult standalone;
+    long inJob;
+    try (DeltaTable delta =
+        DeltaTable.open(
+            TableRequest.of(
+                new UnityCatalogTableReference(connection(), UnityCatalogTableName.parse(table)),
+                HadoopConfigurations.of(storageOptions())))) {
+      inJob = delta.transactionVersion(appId + ".compaction");
+      standalone =
+          delta.compact(new CompactionOptions(128L << 20, 2, 1L << 30, 0.2), "contract-compaction");
+    }
+
+    assertThat(injected.count()).isPositive();
+    assertThat(inJob).as("version a compaction in the job planned on").isPositive();
+    assertThat(standalone.committed()).isTrue();
+    CatalogReads.Read read = CatalogReads.read(connection(), table, storageOptions());
+    assertThat(read.version()).isEqualTo(standalone.version());
+    assertThat(read.rows()).containsExactlyInAnyOrderElementsOf(TestRows.expected(count, BUCKETS));
   }
 
   @Test
