@@ -10,19 +10,26 @@ import io.github.flinkdelta.sink.table.HadoopOptions;
 import io.github.flinkdelta.uc.internal.UnityCatalogTableName;
 import io.github.flinkdelta.uc.internal.UnityCatalogTableReference;
 import java.util.Map;
-import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.accumulators.ListAccumulator;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.util.Collector;
 
 /**
  * Runs the {@link MaintenanceAction} on one table, named by its path or its Unity Catalog name, and
- * reports one line; a table whose maintenance fails is reported as failed, and the others go on.
+ * reports one line in the job's accumulator {@link #LINES}, which the client reads when the job
+ * ends; a table whose maintenance fails is reported as failed, and the others go on.
  */
-final class MaintenanceTask implements MapFunction<String, String> {
+final class MaintenanceTask extends RichFlatMapFunction<String, Void> {
 
   private static final long serialVersionUID = 1L;
 
   /** Starts the line of a table whose maintenance failed. */
   static final String FAILED = "FAILED";
+
+  /** The accumulator of the tables' lines. */
+  static final String LINES = "delta-maintenance-lines";
 
   private final MaintenanceAction action;
   private final Map<String, String> options;
@@ -32,8 +39,20 @@ final class MaintenanceTask implements MapFunction<String, String> {
     this.options = Map.copyOf(options);
   }
 
+  private transient ListAccumulator<String> lines;
+
   @Override
-  public String map(String table) {
+  public void open(OpenContext context) {
+    lines = new ListAccumulator<>();
+    getRuntimeContext().addAccumulator(LINES, lines);
+  }
+
+  @Override
+  public void flatMap(String table, Collector<Void> out) {
+    lines.add(lineOf(table));
+  }
+
+  private String lineOf(String table) {
     try (DeltaTable delta =
         DeltaTable.open(
             TableRequest.of(

@@ -16,8 +16,9 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.util.CloseableIterator;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.util.TimeUtils;
+import org.apache.hadoop.util.ShutdownHookManager;
 
 /**
  * Compacts or vacuums Delta tables in a bounded Flink job, one table per task at a time: the
@@ -92,22 +93,25 @@ public final class TableMaintenanceCommand {
                   "Unknown command '" + command + "': use compact or vacuum");
         };
     List<String> targets = expand(tables, options);
+    // Hadoop's shutdown hook keeps the context class loader of the thread that first loads it: the
+    // client's, not a task's, which is closed by the time the JVM exits.
+    ShutdownHookManager.get();
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    env.fromData(targets)
+        .rebalance()
+        .flatMap(new MaintenanceTask(action, options))
+        .name("Delta " + command)
+        .setParallelism(Math.max(1, Math.min(parallelism, targets.size())))
+        .sinkTo(new DiscardingSink<>());
+    List<String> lines =
+        env.execute("Delta table maintenance: " + command)
+            .getAccumulatorResult(MaintenanceTask.LINES);
     List<String> failed = new ArrayList<>();
-    try (CloseableIterator<String> lines =
-        env.fromData(targets)
-            .rebalance()
-            .map(new MaintenanceTask(action, options))
-            .name("Delta " + command)
-            .setParallelism(Math.max(1, Math.min(parallelism, targets.size())))
-            .executeAndCollect("Delta table maintenance: " + command)) {
-      while (lines.hasNext()) {
-        String line = lines.next();
-        out.accept(line);
-        if (line.startsWith(MaintenanceTask.FAILED)) {
-          failed.add(line);
-        }
+    for (String line : lines == null ? List.<String>of() : lines) {
+      out.accept(line);
+      if (line.startsWith(MaintenanceTask.FAILED)) {
+        failed.add(line);
       }
     }
     return failed;
