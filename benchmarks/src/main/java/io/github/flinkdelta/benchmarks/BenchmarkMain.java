@@ -41,6 +41,13 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *       upsert job builds on a table of {@code --index-rows N} (default 10,000,000) rows. A read
  *       that takes longer than {@code --read-limit-seconds N} (default 600) is reported as not
  *       finished. {@code benchmark-upserts.json}.
+ *   <li>{@code compaction} (only when named): an hour of one checkpoint a second compressed into
+ *       {@code --compaction-commits N} (default 3,600) commits of {@code --compaction-rows N}
+ *       (default 10,000) rows, a checkpoint every {@code --compaction-checkpoint-ms N} (default
+ *       100), at parallelism 2, into a {@code --compaction-scenario} (default {@code
+ *       unpartitioned}) table: the stream without compaction, the same stream with in-job
+ *       compaction every {@code --compaction-trigger-commits N} (default 60) commits, and the same
+ *       rows written once in large files; each table read back. {@code benchmark-compaction.json}.
  * </ul>
  *
  * <p>Options: {@code --full} (larger runs), {@code --rows N}, {@code --repeats N} (comparison runs
@@ -94,6 +101,9 @@ public final class BenchmarkMain {
     }
     if (options.runs("upsert")) {
       upserts(options, work, out);
+    }
+    if (options.runs("compaction")) {
+      compaction(options, work, out);
     }
     if (!measurements.isEmpty()) {
       new ObjectMapper()
@@ -205,6 +215,46 @@ public final class BenchmarkMain {
     UpsertReport report = new UpsertReport(runs, index);
     report.print(System.out);
     report.writeJson(out.resolve("benchmark-upserts.json"));
+  }
+
+  /**
+   * The compaction section: the three runs of {@link CompactionRun} on the same rows, each in a JVM
+   * of its own; the figures are printed as a table and written to {@code
+   * benchmark-compaction.json}.
+   */
+  private static void compaction(Options options, Path work, Path out) throws Exception {
+    System.out.printf(
+        "Compaction: %,d commits of %,d rows, a checkpoint every %d ms, parallelism %d, %s;"
+            + " compaction every %d commits%n",
+        options.compactionCommits(),
+        options.compactionRows(),
+        options.compactionCheckpointMs(),
+        CompactionRun.PARALLELISM,
+        options.compactionScenario(),
+        options.compactionTriggerCommits());
+    // A stream of N commits lasts at least N checkpoint intervals.
+    Duration timeout =
+        ChildJvm.TIMEOUT.plusMillis(
+            3 * options.compactionCommits() * options.compactionCheckpointMs());
+    List<Figures> runs = new ArrayList<>();
+    for (String kind : CompactionRun.KINDS) {
+      String[] args = {
+        kind,
+        options.compactionScenario(),
+        Long.toString(options.compactionCommits()),
+        Integer.toString(options.compactionRows()),
+        Integer.toString(options.compactionTriggerCommits()),
+        Long.toString(options.compactionCheckpointMs())
+      };
+      Figures run = measure(CompactionRun.class, "2g", timeout, work, args);
+      CompactionReport.compactionLog(logOf(CompactionRun.class, work, args), run);
+      runs.add(run);
+      System.out.print(run);
+      System.out.println();
+    }
+    CompactionReport report = new CompactionReport(runs);
+    report.print(System.out);
+    report.writeJson(out.resolve("benchmark-compaction.json"));
   }
 
   private static void jmh(Options options, Path out) throws Exception {
@@ -320,6 +370,11 @@ public final class BenchmarkMain {
       long readLimitSeconds,
       List<String> upsertContenders,
       List<String> upsertStateBackends,
+      long compactionCommits,
+      int compactionRows,
+      String compactionScenario,
+      int compactionTriggerCommits,
+      long compactionCheckpointMs,
       Path out,
       boolean full,
       boolean objectReuse,
@@ -328,7 +383,8 @@ public final class BenchmarkMain {
     private static final List<String> DEFAULT_SECTIONS =
         List.of("comparison", "jmh", "state", "partitions", "large");
     private static final List<String> SECTIONS =
-        List.of("comparison", "jmh", "state", "partitions", "large", "soak", "upsert");
+        List.of(
+            "comparison", "jmh", "state", "partitions", "large", "soak", "upsert", "compaction");
 
     boolean runs(String section) {
       return sections.contains(section);
@@ -350,6 +406,11 @@ public final class BenchmarkMain {
       long readLimitSeconds = 600;
       List<String> upsertContenders = UpsertContender.NAMES;
       List<String> upsertStateBackends = List.of("hashmap", "rocksdb", "rocksdb-incremental");
+      long compactionCommits = 3_600;
+      int compactionRows = 10_000;
+      String compactionScenario = Scenario.UNPARTITIONED.id();
+      int compactionTriggerCommits = 60;
+      long compactionCheckpointMs = 100;
       Path out = Path.of("target");
       long orderSeed = System.nanoTime();
       for (int i = 0; i < args.length; i++) {
@@ -368,6 +429,12 @@ public final class BenchmarkMain {
           case "--read-limit-seconds" -> readLimitSeconds = Long.parseLong(args[++i]);
           case "--upsert-contenders" -> upsertContenders = List.of(args[++i].split(","));
           case "--upsert-state-backends" -> upsertStateBackends = List.of(args[++i].split(","));
+          case "--compaction-commits" -> compactionCommits = Long.parseLong(args[++i]);
+          case "--compaction-rows" -> compactionRows = Integer.parseInt(args[++i]);
+          case "--compaction-scenario" -> compactionScenario = args[++i];
+          case "--compaction-trigger-commits" ->
+              compactionTriggerCommits = Integer.parseInt(args[++i]);
+          case "--compaction-checkpoint-ms" -> compactionCheckpointMs = Long.parseLong(args[++i]);
           case "--out" -> out = Path.of(args[++i]);
           case "--order-seed" -> orderSeed = Long.parseLong(args[++i]);
           default -> throw new IllegalArgumentException("Unknown option " + args[i]);
@@ -388,6 +455,20 @@ public final class BenchmarkMain {
         }
       }
       scenarios.forEach(Scenario::of);
+      Scenario.of(compactionScenario);
+      // Each source subtask releases its share of a commit's rows after every checkpoint.
+      if (compactionRows <= 0 || compactionRows % CompactionRun.PARALLELISM != 0) {
+        throw new IllegalArgumentException(
+            "--compaction-rows must be a positive multiple of "
+                + CompactionRun.PARALLELISM
+                + ", got "
+                + compactionRows);
+      }
+      if (compactionCommits <= 0 || compactionTriggerCommits <= 0 || compactionCheckpointMs <= 0) {
+        throw new IllegalArgumentException(
+            "--compaction-commits, --compaction-trigger-commits and --compaction-checkpoint-ms"
+                + " must be positive");
+      }
       for (String section : sections) {
         if (!SECTIONS.contains(section)) {
           throw new IllegalArgumentException(
@@ -414,6 +495,11 @@ public final class BenchmarkMain {
           readLimitSeconds,
           upsertContenders,
           upsertStateBackends,
+          compactionCommits,
+          compactionRows,
+          compactionScenario,
+          compactionTriggerCommits,
+          compactionCheckpointMs,
           out,
           full,
           objectReuse,

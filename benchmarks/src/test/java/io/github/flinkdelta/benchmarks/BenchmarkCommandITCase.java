@@ -193,6 +193,79 @@ class BenchmarkCommandITCase {
     assertThat((List<?>) soak.values().get("heap_mb_at_each_tenth")).hasSize(10);
   }
 
+  /**
+   * The compaction section scaled down (20 commits of 1,000 rows, a compaction every 4 commits):
+   * every run reads back exactly the rows written (a run fails otherwise), the compacting stream
+   * ran a compaction, and both targets are judged.
+   */
+  @Test
+  void compactionRunsOnAShortStream() throws Exception {
+    BenchmarkMain.main(
+        new String[] {
+          "--sections",
+          "compaction",
+          "--compaction-commits",
+          "20",
+          "--compaction-rows",
+          "1000",
+          "--compaction-trigger-commits",
+          "4",
+          "--out",
+          out.toString()
+        });
+
+    Map<String, Object> report =
+        new ObjectMapper()
+            .readValue(
+                out.resolve("benchmark-compaction.json").toFile(),
+                new TypeReference<Map<String, Object>>() {});
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> runs = (List<Map<String, Object>>) report.get("runs");
+    assertThat(runs).extracting(r -> r.get("run")).containsExactlyElementsOf(CompactionRun.KINDS);
+    for (Map<String, Object> run : runs) {
+      assertThat(run)
+          .containsKeys(
+              "table_version",
+              "data_commits",
+              "data_files",
+              "read_ms",
+              "read_again_ms",
+              "commit_latency_p50_ms",
+              "commit_latency_p99_ms",
+              "compactions",
+              "compaction_mb_per_s")
+          .containsEntry("rows", 20_000)
+          .containsEntry("rows_read", 20_000)
+          .containsEntry("exact", true);
+      assertThat(run.get("checksum_read")).isEqualTo(run.get("checksum_expected"));
+    }
+    Map<String, Object> stream = runs.get(0);
+    Map<String, Object> compacting = runs.get(1);
+    Map<String, Object> large = runs.get(2);
+    assertThat(((Number) stream.get("data_commits")).intValue()).isGreaterThanOrEqualTo(20);
+    assertThat(isFigure(stream.get("commit_latency_p99_ms"))).isTrue();
+    assertThat(stream).containsEntry("compactions", 0);
+    // Whether a compaction commits depends on how fast this machine rewrites while the stream
+    // commits; that one starts (after the fourth commit) and ends somehow is certain.
+    long committed = ((Number) compacting.get("compactions")).longValue();
+    assertThat(
+            committed
+                + ((Number) compacting.get("compaction_runs_failed")).longValue()
+                + ((Number) compacting.get("compaction_runs_cancelled")).longValue()
+                + ((Number) compacting.get("compaction_runs_given_up")).longValue())
+        .isPositive();
+    assertThat(compacting.get("compactions")).isEqualTo(compacting.get("compactions_logged"));
+    if (committed > 0) {
+      assertThat(isFigure(compacting.get("compaction_mb_per_s"))).isTrue();
+    }
+    assertThat(large).containsEntry("data_commits", 1);
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> targets = (List<Map<String, Object>>) report.get("targets");
+    assertThat(targets)
+        .hasSize(2)
+        .allSatisfy(t -> assertThat(t.get("verdict")).isIn("met", "missed"));
+  }
+
   private static boolean isFigure(Object value) {
     return value instanceof Number n && !Double.isNaN(n.doubleValue());
   }
