@@ -4,12 +4,16 @@ import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.maintenance.CompactionResult;
 import io.github.flinkdelta.core.maintenance.CompactionTrigger;
 import io.github.flinkdelta.core.table.DeltaTable;
+import io.github.flinkdelta.core.table.PreparedCompaction;
 import io.github.flinkdelta.core.table.TableRequest;
+import io.github.flinkdelta.core.write.FileWriteOptions;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -33,10 +37,12 @@ final class BackgroundCompaction implements AutoCloseable {
 
   private final DeltaSinkConfig config;
   private final CompactionOptions options;
+  private final FileWriteOptions writeOptions;
   private final CompactionTrigger trigger;
   private final LongSupplier nanoClock;
   private final ExecutorService executor;
   private final AtomicBoolean running = new AtomicBoolean();
+  private final AtomicReference<PreparedCompaction> ready = new AtomicReference<>();
   private final Counter runs;
   private final Counter filesCompacted;
   private final AtomicLong lastDurationMs = new AtomicLong(-1);
@@ -48,6 +54,8 @@ final class BackgroundCompaction implements AutoCloseable {
   BackgroundCompaction(DeltaSinkConfig config, MetricGroup delta, LongSupplier nanoClock) {
     this.config = config;
     this.options = config.compaction().options();
+    // The sink's Parquet settings, with the compaction's target size.
+    this.writeOptions = config.writeOptions().withTargetFileSize(options.targetFileSizeBytes());
     this.trigger = config.compaction().trigger();
     this.nanoClock = nanoClock;
     this.lastRunNanos = nanoClock.getAsLong();
@@ -65,8 +73,15 @@ final class BackgroundCompaction implements AutoCloseable {
     delta.gauge("lastCompactionDurationMs", lastDurationMs::get);
   }
 
-  /** Called after each commit of {@code appId}; returns at once. */
-  void committed(String appId) {
+  /**
+   * Called by the committer after each commit of {@code appId} to {@code committed}, its own handle
+   * of the table: commits a rewrite whose files are ready, then starts the next when due.
+   */
+  void committed(DeltaTable committed, String appId) {
+    PreparedCompaction prepared = ready.getAndSet(null);
+    if (prepared != null) {
+      commit(committed, prepared, appId + ".compaction");
+    }
     commitsSinceRun++;
     long now = nanoClock.getAsLong();
     if (closing || !trigger.isDue(commitsSinceRun, now - lastRunNanos)) {
@@ -77,21 +92,37 @@ final class BackgroundCompaction implements AutoCloseable {
     }
     commitsSinceRun = 0;
     lastRunNanos = now;
-    executor.execute(() -> run(appId + ".compaction"));
+    executor.execute(this::prepare);
   }
 
-  /** Whether a run is under way. */
-  boolean isRunning() {
-    return running.get();
+  private void commit(DeltaTable committed, PreparedCompaction prepared, String appId) {
+    try {
+      CompactionResult result = committed.commitCompaction(prepared, appId);
+      if (result.committed()) {
+        runs.inc();
+        filesCompacted.inc(result.filesRemoved());
+      }
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "The compaction commit of {} failed; the table is as it was, and the next trigger tries"
+              + " again",
+          config.tableName(),
+          e);
+    } finally {
+      running.set(false);
+    }
   }
 
-  private void run(String appId) {
+  private void prepare() {
     long started = System.nanoTime();
+    boolean handedOver = false;
     try (var loader = ConnectorClassLoader.enter()) {
-      CompactionResult result = table().compact(options, appId);
-      runs.inc();
-      filesCompacted.inc(result.filesRemoved());
+      Optional<PreparedCompaction> prepared = table().prepareCompaction(options, writeOptions);
       lastDurationMs.set((System.nanoTime() - started) / 1_000_000);
+      if (prepared.isPresent()) {
+        ready.set(prepared.get());
+        handedOver = true;
+      }
     } catch (Exception e) {
       if (closing) {
         LOG.info("Compaction of {} cancelled: the sink is closing", config.tableName());
@@ -102,7 +133,9 @@ final class BackgroundCompaction implements AutoCloseable {
             e);
       }
     } finally {
-      running.set(false);
+      if (!handedOver) {
+        running.set(false);
+      }
     }
   }
 
@@ -130,8 +163,12 @@ final class BackgroundCompaction implements AutoCloseable {
       executor.shutdownNow();
       Thread.currentThread().interrupt();
     }
-    if (table != null) {
-      try (var loader = ConnectorClassLoader.enter()) {
+    try (var loader = ConnectorClassLoader.enter()) {
+      PreparedCompaction pending = ready.getAndSet(null);
+      if (pending != null && table != null) {
+        table.discardCompaction(pending);
+      }
+      if (table != null) {
         table.close();
       }
     }

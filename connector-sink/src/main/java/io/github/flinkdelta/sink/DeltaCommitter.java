@@ -173,7 +173,7 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
         outcome.publishMillis());
     reloadIfDue();
     if (compaction != null) {
-      compaction.committed(committable.appId());
+      compaction.committed(table, committable.appId());
     }
   }
 

@@ -20,10 +20,6 @@ public record CompactionOptions(
     long targetFileSizeBytes, int minInputFiles, long maxBytesPerRun, double deletedRowsRatio)
     implements Serializable {
 
-  /** The defaults: 128 MiB files, at least 5 small files, at most 10 GiB a run, 20 % deleted. */
-  public static final CompactionOptions DEFAULTS =
-      new CompactionOptions(128L << 20, 5, 10L << 30, 0.2);
-
   public CompactionOptions {
     if (targetFileSizeBytes <= 0) {
       throw new IllegalArgumentException(

@@ -10,7 +10,6 @@ import io.github.flinkdelta.core.catalog.TableDefinition;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.checkpoint.DeltaCheckpoints;
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.config.DeltaSinkOptions.SchemaEvolution;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.maintenance.CompactionResult;
@@ -33,8 +32,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -260,6 +259,41 @@ public final class DeltaTable implements AutoCloseable {
   }
 
   /**
+   * Plans a compaction on the latest version and writes its files, without committing them.
+   *
+   * @param writeOptions how the new files are written; their target size is the compaction's
+   * @return empty when nothing is worth rewriting
+   * @throws IllegalArgumentException when the table has row tracking on
+   */
+  public Optional<PreparedCompaction> prepareCompaction(
+      CompactionOptions options, FileWriteOptions writeOptions) {
+    return compaction().prepare(options, writeOptions);
+  }
+
+  /**
+   * Commits a compaction another handle of this table prepared, under transaction id {@code appId};
+   * when a commit since its plan changed one of its files, nothing lands and its files are deleted
+   * ({@link CompactionResult#committed} false).
+   */
+  public CompactionResult commitCompaction(PreparedCompaction prepared, String appId) {
+    return compaction().commit(prepared, appId, 1);
+  }
+
+  /** Deletes the files of a compaction that will not be committed. */
+  public void discardCompaction(PreparedCompaction prepared) {
+    compaction().discard(prepared);
+  }
+
+  TableCompaction compaction() {
+    return new TableCompaction(name(), engine, snapshots, committer, storageConf);
+  }
+
+  static FileWriteOptions writeOptionsFor(CompactionOptions options) {
+    return FileWriteOptions.from(new org.apache.flink.configuration.Configuration())
+        .withTargetFileSize(options.targetFileSizeBytes());
+  }
+
+  /**
    * Fails when {@link #compact} cannot rewrite the table's files.
    *
    * @throws IllegalArgumentException naming the table feature in the way
@@ -307,16 +341,6 @@ public final class DeltaTable implements AutoCloseable {
       throw new UncheckedIOException("Cannot look for the data files of " + name(), e);
     }
     return missing;
-  }
-
-  TableCompaction compaction() {
-    return new TableCompaction(name(), engine, snapshots, committer, storageConf);
-  }
-
-  static FileWriteOptions writeOptionsFor(CompactionOptions options) {
-    var settings = new org.apache.flink.configuration.Configuration();
-    settings.set(DeltaSinkOptions.TARGET_FILE_SIZE, new MemorySize(options.targetFileSizeBytes()));
-    return FileWriteOptions.from(settings);
   }
 
   /**

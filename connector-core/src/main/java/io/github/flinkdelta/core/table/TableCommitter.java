@@ -259,8 +259,11 @@ final class TableCommitter {
    * outcome is settled by the transaction id.
    */
   CommitOutcome rewrite(
-      String appId, long txnVersion, List<LiveFile> removed, Iterable<DataFile> added) {
-    Snapshot snapshot = snapshots.current();
+      Snapshot snapshot,
+      String appId,
+      long txnVersion,
+      List<LiveFile> removed,
+      Iterable<DataFile> added) {
     Transaction txn;
     try {
       txn =

@@ -6,6 +6,7 @@ import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.CommitStateUnknownException;
 import io.delta.kernel.internal.data.ScanStateRow;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
@@ -86,58 +87,107 @@ final class TableCompaction {
   }
 
   /**
-   * Runs once under transaction id {@code appId} (the planned version is the transaction version).
+   * Runs once under transaction id {@code appId} (the planned version is the transaction version):
+   * plans, rewrites and commits, and plans again when another writer's commit touched a rewritten
+   * file first, up to {@link #MAX_PLANS} times.
    */
   CompactionResult run(CompactionOptions options, FileWriteOptions writeOptions, String appId) {
     for (int attempt = 1; ; attempt++) {
-      Snapshot snapshot = snapshots.reload();
-      check(tableName, snapshot);
-      Plan plan = plan(snapshot, options);
-      if (plan.groups().isEmpty()) {
+      Optional<PreparedCompaction> prepared = prepare(options, writeOptions);
+      if (prepared.isEmpty()) {
         return CompactionResult.nothing(attempt);
       }
-      DataFiles written = rewrite(snapshot, plan, writeOptions);
       beforeCommit.run();
-      CommitOutcome outcome =
-          committer.rewrite(appId, snapshot.getVersion(), plan.removed(), written);
-      if (outcome instanceof Committed committed) {
-        long removedBytes = plan.removed().stream().mapToLong(LiveFile::size).sum();
-        LOG.info(
-            "Compacted {} files ({} bytes) of {} into {} ({} bytes) in version {}",
-            plan.removed().size(),
-            removedBytes,
-            tableName,
-            written.size(),
-            written.sizeBytes(),
-            committed.tableVersion());
-        return new CompactionResult(
-            committed.tableVersion(),
-            plan.removed().size(),
-            written.size(),
-            removedBytes,
-            written.sizeBytes(),
-            written.numRecords(),
-            attempt);
+      CompactionResult result = commit(prepared.get(), appId, attempt);
+      if (result.committed()) {
+        return result;
       }
-      if (outcome instanceof Failed failed) {
-        // The commit may have landed: its files stay (for orphan cleanup when it did not).
-        throw new IllegalStateException(
-            "The compaction commit of Delta table " + tableName + " failed", failed.cause());
-      }
-      // Another writer touched a rewritten file first: nothing landed, so the files go.
-      delete(snapshot, written);
       if (attempt >= MAX_PLANS) {
         LOG.warn(
             "Compaction of {} gave up after {} plans: each met a commit that changed files it"
                 + " rewrote",
             tableName,
             attempt);
-        return CompactionResult.nothing(attempt);
+        return result;
       }
+    }
+  }
+
+  /**
+   * Plans on the latest version and writes the rewritten files, without committing them: what a
+   * commit on any handle of the table then takes ({@link #commit}).
+   *
+   * @return empty when nothing is worth rewriting
+   */
+  Optional<PreparedCompaction> prepare(CompactionOptions options, FileWriteOptions writeOptions) {
+    Snapshot snapshot = snapshots.reload();
+    check(tableName, snapshot);
+    Plan plan = plan(snapshot, options);
+    if (plan.groups().isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new PreparedCompaction(snapshot, plan.removed(), rewrite(snapshot, plan, writeOptions)));
+  }
+
+  /**
+   * Commits {@code prepared} on the version it was planned on, which Kernel rebases onto every
+   * version since that touches none of its files. When one did, nothing lands and its files are
+   * deleted; when the commit failed without landing, too.
+   */
+  CompactionResult commit(PreparedCompaction prepared, String appId, int attempt) {
+    CommitOutcome outcome =
+        committer.rewrite(
+            prepared.base(),
+            appId,
+            prepared.plannedVersion(),
+            prepared.removed(),
+            prepared.written());
+    if (outcome instanceof Committed committed) {
+      long removedBytes = prepared.removed().stream().mapToLong(LiveFile::size).sum();
       LOG.info(
-          "Compaction of {} met a commit that changed files it rewrote ({}); planning again",
+          "Compacted {} files ({} bytes) of {} into {} ({} bytes) in version {}",
+          prepared.removed().size(),
+          removedBytes,
           tableName,
-          outcome);
+          prepared.written().size(),
+          prepared.written().sizeBytes(),
+          committed.tableVersion());
+      return new CompactionResult(
+          committed.tableVersion(),
+          prepared.removed().size(),
+          prepared.written().size(),
+          removedBytes,
+          prepared.written().sizeBytes(),
+          prepared.written().numRecords(),
+          attempt);
+    }
+    if (outcome instanceof Failed failed) {
+      if (!(failed.cause() instanceof CommitStateUnknownException)) {
+        discard(prepared);
+      }
+      // After an unknown outcome the commit may still land: its files stay for a vacuum.
+      throw new IllegalStateException(
+          "The compaction commit of Delta table " + tableName + " failed", failed.cause());
+    }
+    LOG.info(
+        "Compaction of {} met a commit that changed files it rewrote ({}); its files are deleted",
+        tableName,
+        outcome);
+    discard(prepared);
+    return CompactionResult.nothing(attempt);
+  }
+
+  /** Deletes the files of {@code prepared}, which no version references. */
+  void discard(PreparedCompaction prepared) {
+    Path root = new Path(prepared.base().getPath());
+    for (DataFile file : prepared.written().toList()) {
+      Path path = new Path(root, file.path());
+      try {
+        path.getFileSystem(conf).delete(path, false);
+      } catch (IOException e) {
+        LOG.warn("Cannot delete {} of {}, which no version references", path, tableName, e);
+      }
     }
   }
 
@@ -225,18 +275,6 @@ final class TableCompaction {
       return writer.flush();
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot rewrite data files of Delta table " + tableName, e);
-    }
-  }
-
-  private void delete(Snapshot snapshot, DataFiles written) {
-    Path root = new Path(snapshot.getPath());
-    for (DataFile file : written.toList()) {
-      Path path = new Path(root, file.path());
-      try {
-        path.getFileSystem(conf).delete(path, false);
-      } catch (IOException e) {
-        LOG.warn("Cannot delete {} of {}, which no version references", path, tableName, e);
-      }
     }
   }
 }

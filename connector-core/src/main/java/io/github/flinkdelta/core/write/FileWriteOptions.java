@@ -44,6 +44,11 @@ public record FileWriteOptions(
         config.get(DeltaSinkOptions.BUFFER_BUDGET).getBytes());
   }
 
+  /** These options with files rolled at {@code bytes}. */
+  public FileWriteOptions withTargetFileSize(long bytes) {
+    return new FileWriteOptions(parquet, bytes, maxRowsPerFile, bufferBudgetBytes);
+  }
+
   private static void requirePositive(long value, String what) {
     if (value <= 0) {
       throw new IllegalArgumentException(what + " must be positive, got " + value);

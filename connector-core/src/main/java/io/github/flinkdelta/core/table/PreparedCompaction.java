@@ -1,0 +1,49 @@
+package io.github.flinkdelta.core.table;
+
+import io.delta.kernel.Snapshot;
+import io.github.flinkdelta.core.table.LiveFiles.LiveFile;
+import io.github.flinkdelta.core.write.DataFiles;
+import java.util.List;
+import org.apache.flink.annotation.Internal;
+
+/**
+ * A compaction planned and written but not committed: the version it was planned on, the files it
+ * removes as that version lists them, and the files it wrote in their place. Any handle of the
+ * table may commit it ({@link DeltaTable#commitCompaction}), so that the rewrite can run on a
+ * thread of its own and the commit on the thread that commits the stream's checkpoints.
+ */
+@Internal
+public final class PreparedCompaction {
+
+  private final Snapshot base;
+  private final List<LiveFile> removed;
+  private final DataFiles written;
+
+  PreparedCompaction(Snapshot base, List<LiveFile> removed, DataFiles written) {
+    this.base = base;
+    this.removed = List.copyOf(removed);
+    this.written = written;
+  }
+
+  /** The version the compaction was planned on. */
+  public long plannedVersion() {
+    return base.getVersion();
+  }
+
+  /** The files it removes. */
+  public int inputFiles() {
+    return removed.size();
+  }
+
+  Snapshot base() {
+    return base;
+  }
+
+  List<LiveFile> removed() {
+    return removed;
+  }
+
+  DataFiles written() {
+    return written;
+  }
+}
