@@ -3,6 +3,7 @@ package io.github.flinkdelta.core.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.flinkdelta.core.checkpoint.DeltaCheckpoints;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.maintenance.VacuumResult;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
@@ -123,6 +124,32 @@ class TableVacuumTest {
 
       assertThat(table.vacuum(WEEK, false).deleted()).isEmpty();
       assertThat(DeltaTableReader.readAll(path)).hasSize(9);
+    }
+  }
+
+  @Test
+  void logFilesOlderThanTheLogRetentionBeforeTheLatestCheckpointGo() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = create(path, Map.of());
+        DeltaCheckpoints checkpoints = table.checkpoints(4)) {
+      for (long checkpoint = 1; checkpoint <= 9; checkpoint++) {
+        TestTables.commitOneRow(TYPE, table, checkpoints, checkpoint);
+      }
+      long fortyDaysAgo = System.currentTimeMillis() - Duration.ofDays(40).toMillis();
+      try (Stream<Path> log = Files.list(dir.resolve("t/_delta_log"))) {
+        for (Path file : log.toList()) {
+          Files.setLastModifiedTime(file, FileTime.fromMillis(fortyDaysAgo));
+        }
+      }
+      List<List<Object>> rows = DeltaTableReader.readAll(path);
+
+      VacuumResult result = table.vacuum(WEEK, false);
+
+      assertThat(result.logFilesDeleted()).isPositive();
+      assertThat(Files.exists(dir.resolve("t/_delta_log").resolve(String.format("%020d.json", 0))))
+          .isFalse();
+      assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(rows);
+      assertThat(DeltaTableReader.version(path)).isEqualTo(9);
     }
   }
 
