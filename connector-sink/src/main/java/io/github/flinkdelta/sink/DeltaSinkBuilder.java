@@ -279,9 +279,6 @@ public final class DeltaSinkBuilder {
       table.checkWritable();
       // Refused before anything changes: features of the table the sink cannot honour.
       TableFeatureChecks.check(table.name(), table.snapshot(), rowType);
-      if (compaction != null) {
-        table.checkCompactable();
-      }
       String mismatch =
           UpsertTables.keyMismatch(
               table.name(),

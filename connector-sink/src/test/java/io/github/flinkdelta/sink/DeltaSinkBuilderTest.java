@@ -230,7 +230,7 @@ class DeltaSinkBuilderTest {
   }
 
   @Test
-  void inJobCompactionIsRefusedForASinkWithAKeyAndForATableWithRowTracking() {
+  void inJobCompactionIsRefusedForASinkWithAKeyAndForATriggerOfNoCommits() {
     assertThatThrownBy(
             () ->
                 DeltaSink.builder()
@@ -243,18 +243,6 @@ class DeltaSinkBuilderTest {
         .hasMessageContaining(
             "'sink.compaction.enabled' is not available for a sink with a primary key")
         .hasMessageContaining("standalone command");
-    String tracked = table("row-tracking");
-    assertThatThrownBy(
-            () ->
-                DeltaSink.builder()
-                    .tablePath(tracked)
-                    .rowType(TYPE)
-                    .tableProperty("delta.enableRowTracking", "true")
-                    .option(DeltaSinkOptions.COMPACTION_ENABLED, true)
-                    .build())
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining(tracked)
-        .hasMessageContaining("row tracking");
     assertThatThrownBy(
             () ->
                 DeltaSink.builder()

@@ -176,10 +176,11 @@ public final class DeltaSinkOptions {
               "Compact the table while the sink streams: after every so many commits (see"
                   + " 'sink.compaction.trigger.*'), small files and files with many deleted rows"
                   + " are rewritten per partition into files near the target size, in a version"
-                  + " with dataChange = false. It runs on a thread of its own beside the"
-                  + " committer, so commits never wait for it; when a commit changes a file it"
-                  + " rewrites, the compaction yields and plans again. Not for sinks with a"
-                  + " primary key or tables with row tracking.");
+                  + " with dataChange = false. The files are written on a thread of its own"
+                  + " beside the committer, which commits them right after its next commit, so"
+                  + " the stream's commits and the compaction's never race; when another writer"
+                  + " changed a file it rewrote, its files are deleted and the next run plans"
+                  + " again. Not for sinks with a primary key.");
 
   public static final ConfigOption<Integer> COMPACTION_TRIGGER_COMMITS =
       ConfigOptions.key("sink.compaction.trigger.commits")

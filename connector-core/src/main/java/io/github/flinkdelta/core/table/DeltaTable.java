@@ -252,7 +252,6 @@ public final class DeltaTable implements AutoCloseable {
    *
    * @param appId the transaction id the rewrite commits under; each run's version is the table
    *     version it planned on
-   * @throws IllegalArgumentException when the table has row tracking on
    */
   public CompactionResult compact(CompactionOptions options, String appId) {
     return compaction().run(options, writeOptionsFor(options), appId);
@@ -263,7 +262,6 @@ public final class DeltaTable implements AutoCloseable {
    *
    * @param writeOptions how the new files are written; their target size is the compaction's
    * @return empty when nothing is worth rewriting
-   * @throws IllegalArgumentException when the table has row tracking on
    */
   public Optional<PreparedCompaction> prepareCompaction(
       CompactionOptions options, FileWriteOptions writeOptions) {
@@ -291,15 +289,6 @@ public final class DeltaTable implements AutoCloseable {
   static FileWriteOptions writeOptionsFor(CompactionOptions options) {
     return FileWriteOptions.from(new org.apache.flink.configuration.Configuration())
         .withTargetFileSize(options.targetFileSizeBytes());
-  }
-
-  /**
-   * Fails when {@link #compact} cannot rewrite the table's files.
-   *
-   * @throws IllegalArgumentException naming the table feature in the way
-   */
-  public void checkCompactable() {
-    TableCompaction.check(name(), snapshots.current());
   }
 
   /**

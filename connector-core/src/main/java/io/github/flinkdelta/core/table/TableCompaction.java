@@ -8,6 +8,8 @@ import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.CommitStateUnknownException;
 import io.delta.kernel.internal.data.ScanStateRow;
+import io.delta.kernel.types.MetadataColumnSpec;
+import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.github.flinkdelta.core.catalog.TableDefinition;
@@ -16,6 +18,8 @@ import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.maintenance.CompactionPlanner;
 import io.github.flinkdelta.core.maintenance.CompactionResult;
 import io.github.flinkdelta.core.maintenance.FileCandidate;
+import io.github.flinkdelta.core.parquet.DataColumns;
+import io.github.flinkdelta.core.parquet.ParquetColumn;
 import io.github.flinkdelta.core.read.KernelRows;
 import io.github.flinkdelta.core.read.ScanFileRows;
 import io.github.flinkdelta.core.schema.FileLayouts;
@@ -36,6 +40,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
@@ -121,7 +126,6 @@ final class TableCompaction {
    */
   Optional<PreparedCompaction> prepare(CompactionOptions options, FileWriteOptions writeOptions) {
     Snapshot snapshot = snapshots.reload();
-    check(tableName, snapshot);
     Plan plan = plan(snapshot, options);
     if (plan.groups().isEmpty()) {
       return Optional.empty();
@@ -191,20 +195,29 @@ final class TableCompaction {
     }
   }
 
+  private static final String ROW_ID = "_flink_delta_row_id";
+  private static final String ROW_COMMIT_VERSION = "_flink_delta_row_commit_version";
+
   /**
-   * Fails when compaction cannot rewrite the table's files.
-   *
-   * @throws IllegalArgumentException naming the table and the feature in the way
+   * {@code layout} with the two materialized row tracking columns after the table's, read from the
+   * two columns that follow the table's in each row; no statistics are kept for them.
    */
-  static void check(String tableName, Snapshot snapshot) {
-    if (RowTracking.isOn(snapshot)) {
-      throw new IllegalArgumentException(
-          String.format(
-              "Delta table %s has row tracking on, and compaction cannot keep its row ids yet"
-                  + " (it would have to write them into the materialized row id columns);"
-                  + " compact it with an engine that does",
-              tableName));
+  private static FileLayout withRowTrackingColumns(
+      FileLayout layout, int tableColumns, List<String> materialized) {
+    List<ParquetColumn> columns = new ArrayList<>(layout.dataColumns());
+    int[] positions = new int[columns.size() + materialized.size()];
+    for (int i = 0; i < columns.size(); i++) {
+      positions[i] = layout.data().position(i);
     }
+    for (int i = 0; i < materialized.size(); i++) {
+      String name = materialized.get(i);
+      columns.add(
+          new ParquetColumn(
+              name, name, ParquetColumn.NO_FIELD_ID, new BigIntType(true), false, List.of()));
+      positions[positions.length - materialized.size() + i] = tableColumns + i;
+    }
+    return new FileLayout(
+        new DataColumns(layout.tableName(), columns, positions), layout.partitionColumns());
   }
 
   private record Plan(List<CompactionGroup> groups, List<LiveFile> removed, List<Row> scanFiles) {}
@@ -241,17 +254,33 @@ final class TableCompaction {
     return new Plan(groups, removed, chosen);
   }
 
-  /** Writes the live rows of the plan's files into new files, rolled at the target size. */
+  /**
+   * Writes the live rows of the plan's files into new files, rolled at the target size. On a table
+   * with row tracking each row keeps its row id and row commit version: Kernel reads them (from the
+   * file's materialized columns, or its base row id and the row's position), and the new files hold
+   * them in the table's materialized columns, which take precedence over the ids Kernel assigns the
+   * new files.
+   */
   private DataFiles rewrite(Snapshot snapshot, Plan plan, FileWriteOptions writeOptions) {
     TableDefinition definition =
         new TableDefinition(
             snapshot.getSchema(),
             snapshot.getPartitionColumnNames(),
             snapshot.getTableProperties());
+    StructType schema = snapshot.getSchema();
     FileLayout layout =
-        FileLayouts.forRows(
-            tableName, definition, DeltaTypes.toFlinkRowType(snapshot.getSchema()), List.of());
-    Scan scan = snapshot.getScanBuilder().build();
+        FileLayouts.forRows(tableName, definition, DeltaTypes.toFlinkRowType(schema), List.of());
+    if (RowTracking.isOn(snapshot)) {
+      List<String> materialized = RowTracking.materializedColumns(tableName, snapshot);
+      layout = withRowTrackingColumns(layout, schema.length(), materialized);
+      schema =
+          schema
+              .add(StructField.createMetadataColumn(ROW_ID, MetadataColumnSpec.ROW_ID))
+              .add(
+                  StructField.createMetadataColumn(
+                      ROW_COMMIT_VERSION, MetadataColumnSpec.ROW_COMMIT_VERSION));
+    }
+    Scan scan = snapshot.getScanBuilder().withReadSchema(schema).build();
     Row scanState = scan.getScanState(engine);
     StructType physical = ScanStateRow.getPhysicalDataReadSchema(scanState);
     String prefix = "part-compacted-" + UUID.randomUUID();

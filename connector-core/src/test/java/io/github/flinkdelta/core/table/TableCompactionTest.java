@@ -1,7 +1,6 @@
 package io.github.flinkdelta.core.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -281,17 +280,80 @@ class TableCompactionTest {
   }
 
   @Test
-  void aTableWithRowTrackingIsRefusedNamingIt() throws Exception {
+  void rowsKeepTheirRowIdsAndCommitVersionsOnATableWithRowTracking() throws Exception {
     String path = dir.resolve("t").toUri().toString();
-    try (DeltaTable table = create(path, List.of(), Map.of("delta.enableRowTracking", "true"))) {
-      commitFiles(table, path, 5, 2);
+    try (DeltaTable table = create(path, List.of("p"), Map.of("delta.enableRowTracking", "true"))) {
+      commitFiles(table, path, 5, 6);
+      Map<Long, List<Long>> before = rowTracking(path);
+      assertThat(before).hasSize(30);
 
-      assertThatThrownBy(() -> table.compact(OPTIONS, "compaction"))
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining(path.replaceAll("/$", ""))
-          .hasMessageContaining("row tracking");
-      assertThat(DeltaTableReader.fileCount(path)).isEqualTo(5);
+      CompactionResult result = table.compact(OPTIONS, "compaction");
+      CompactionResult again = table.compact(OPTIONS, "compaction");
+
+      assertThat(result.filesRemoved()).isEqualTo(15);
+      assertThat(rowTracking(path)).isEqualTo(before);
+      assertThat(DeltaTableReader.readAll(path)).hasSize(30);
+      // Files compacted once keep their rows' ids when compacted again.
+      assertThat(again.committed()).isFalse();
+      for (int i = 0; i < 5; i++) {
+        TestTables.committed(
+            table.commit(
+                "later",
+                i + 1,
+                TestTables.writeFiles(path, TYPE, List.of("p"), rows(100 + i * 6, 6))));
+      }
+      Map<Long, List<Long>> grown = rowTracking(path);
+      assertThat(grown).hasSize(60).containsAllEntriesOf(before);
+      table.compact(OPTIONS, "compaction");
+      assertThat(rowTracking(path)).isEqualTo(grown);
     }
+  }
+
+  /** Each row's id and commit version, by its {@code id} column, as Kernel reads them. */
+  private static Map<Long, List<Long>> rowTracking(String path) throws IOException {
+    io.delta.kernel.engine.Engine engine =
+        io.delta.kernel.defaults.engine.DefaultEngine.create(
+            io.github.flinkdelta.core.storage.HadoopConfigurations.of(Map.of()));
+    io.delta.kernel.Snapshot snapshot =
+        io.delta.kernel.TableManager.loadSnapshot(path).build(engine);
+    io.delta.kernel.types.StructType schema =
+        new io.delta.kernel.types.StructType()
+            .add("id", io.delta.kernel.types.LongType.LONG)
+            .add(
+                io.delta.kernel.types.StructField.createMetadataColumn(
+                    "row_id", io.delta.kernel.types.MetadataColumnSpec.ROW_ID))
+            .add(
+                io.delta.kernel.types.StructField.createMetadataColumn(
+                    "row_commit_version",
+                    io.delta.kernel.types.MetadataColumnSpec.ROW_COMMIT_VERSION));
+    io.delta.kernel.Scan scan = snapshot.getScanBuilder().withReadSchema(schema).build();
+    io.delta.kernel.data.Row state = scan.getScanState(engine);
+    io.delta.kernel.types.StructType physical =
+        io.delta.kernel.internal.data.ScanStateRow.getPhysicalDataReadSchema(state);
+    Map<Long, List<Long>> ids = new HashMap<>();
+    try (io.delta.kernel.utils.CloseableIterator<io.delta.kernel.data.FilteredColumnarBatch> files =
+        scan.getScanFiles(engine)) {
+      while (files.hasNext()) {
+        try (io.delta.kernel.utils.CloseableIterator<io.delta.kernel.data.Row> scanFiles =
+            files.next().getRows()) {
+          while (scanFiles.hasNext()) {
+            try (var batches =
+                io.github.flinkdelta.core.read.ScanFileRows.read(
+                    engine, state, physical, scanFiles.next())) {
+              while (batches.hasNext()) {
+                try (var rows = batches.next().getRows()) {
+                  while (rows.hasNext()) {
+                    io.delta.kernel.data.Row row = rows.next();
+                    ids.put(row.getLong(0), List.of(row.getLong(1), row.getLong(2)));
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    return ids;
   }
 
   private DeltaTable create(String path, List<String> partitions, Map<String, String> properties) {
