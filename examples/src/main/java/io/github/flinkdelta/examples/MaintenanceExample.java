@@ -24,7 +24,11 @@ public final class MaintenanceExample {
         args.length >= 2 && args[0].equals("--path")
             ? Path.of(args[1])
             : Files.createTempDirectory("flink-delta-maintenance");
-    String table = UpsertExample.run(dir);
+    maintain(UpsertExample.run(dir));
+  }
+
+  /** Compacts {@code table}, checks its rows, and lists what a vacuum would delete now. */
+  static void maintain(String table) throws Exception {
     String rows = TableContents.rows(table);
     long before = TableContents.dataFiles(table);
 

@@ -6,7 +6,6 @@ import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.exceptions.CommitStateUnknownException;
 import io.delta.kernel.internal.data.ScanStateRow;
 import io.delta.kernel.types.MetadataColumnSpec;
 import io.delta.kernel.types.StructField;
@@ -136,8 +135,9 @@ final class TableCompaction {
 
   /**
    * Commits {@code prepared} on the version it was planned on, which Kernel rebases onto every
-   * version since that touches none of its files. When one did, nothing lands and its files are
-   * deleted; when the commit failed without landing, too.
+   * version since that touches none of its files. When one did, nothing lands; its files are
+   * deleted once a fresh load of the table shows that its transaction is not there, as after any
+   * other failure.
    */
   CompactionResult commit(PreparedCompaction prepared, String appId, int attempt) {
     CommitOutcome outcome =
@@ -166,20 +166,39 @@ final class TableCompaction {
           prepared.written().numRecords(),
           attempt);
     }
+    // A commit can fail after its version was written (an interrupt while Kernel loads the version
+    // it wrote, say): the files go only once the table shows that the rewrite did not land.
+    boolean landed = mayHaveLanded(appId, prepared.plannedVersion());
+    if (!landed) {
+      discard(prepared);
+    }
     if (outcome instanceof Failed failed) {
-      if (!(failed.cause() instanceof CommitStateUnknownException)) {
-        discard(prepared);
-      }
-      // After an unknown outcome the commit may still land: its files stay for a vacuum.
       throw new IllegalStateException(
-          "The compaction commit of Delta table " + tableName + " failed", failed.cause());
+          String.format(
+              "The compaction commit of Delta table %s failed; %s",
+              tableName, landed ? "it may have landed, so its files stay" : "nothing landed"),
+          failed.cause());
     }
     LOG.info(
-        "Compaction of {} met a commit that changed files it rewrote ({}); its files are deleted",
+        "Compaction of {} met a commit that changed files it rewrote ({}); {}",
         tableName,
-        outcome);
-    discard(prepared);
+        outcome,
+        landed ? "its files stay, as the table may hold them" : "its files are deleted");
     return CompactionResult.nothing(attempt);
+  }
+
+  /**
+   * Whether the table, loaded afresh, holds transaction ({@code appId}, {@code txnVersion}) or a
+   * later one; true as well when it cannot be loaded.
+   */
+  private boolean mayHaveLanded(String appId, long txnVersion) {
+    try {
+      snapshots.reload();
+      return snapshots.transactionVersion(appId) >= txnVersion;
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot tell whether a compaction commit of {} landed", tableName, e);
+      return true;
+    }
   }
 
   /** Deletes the files of {@code prepared}, which no version references. */
