@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.flinkdelta.core.catalog.PathTableLocator;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
-import io.github.flinkdelta.core.maintenance.CompactionResult;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
+import io.github.flinkdelta.core.write.FileWriteOptions;
 import io.github.flinkdelta.sink.DeltaSink;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
@@ -28,11 +29,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Compaction racing a streaming upsert job, with faults in both: the job's task fails twice, and
- * compaction runs are interrupted at random. Compaction yields when the sink's commit touched a
- * file first; when compaction wins, the sink settles its deletes by key and restarts to rebuild its
- * index. At the end the table equals the changelog's reference map, each key once in every version,
- * and no file a compaction removed is ever added again.
+ * Compaction racing a streaming upsert job, with faults in both: the job's task fails twice, every
+ * third compaction crashes after writing its files and before committing them, and runs are
+ * interrupted at random. Compaction yields when the sink's commit touched a file first; when
+ * compaction wins, the sink settles its deletes by key and restarts to rebuild its index. At the
+ * end the table equals the changelog's reference map, each key once in every version, and no file a
+ * compaction removed is ever added again.
  */
 class UpsertCompactionRaceITCase {
 
@@ -42,6 +44,8 @@ class UpsertCompactionRaceITCase {
   private static final long CHANGES = 6_000;
   private static final CompactionOptions OPTIONS =
       new CompactionOptions(128L << 20, 2, 1L << 30, 0.1);
+  private static final FileWriteOptions WRITE_OPTIONS =
+      FileWriteOptions.from(new Configuration()).withTargetFileSize(OPTIONS.targetFileSizeBytes());
 
   @TempDir Path dir;
 
@@ -79,7 +83,7 @@ class UpsertCompactionRaceITCase {
 
     assertThat(taskFailures.count()).as("task failures injected").isEqualTo(2);
     assertThat(compactor.committed.get()).as("compactions committed").isGreaterThan(1);
-    assertThat(compactor.interrupted.get()).as("compaction runs interrupted").isPositive();
+    assertThat(compactor.crashed.get()).as("compactions crashed before their commit").isPositive();
     UpsertAssert.assertExact(table, changelog.expected(CHANGES));
     UpsertAssert.assertNoVersionRepeatsAKey(table);
     Set<String> compactedAway = new HashSet<>();
@@ -106,6 +110,7 @@ class UpsertCompactionRaceITCase {
     private final AtomicBoolean running = new AtomicBoolean();
     final AtomicInteger committed = new AtomicInteger();
     final AtomicInteger interrupted = new AtomicInteger();
+    final AtomicInteger crashed = new AtomicInteger();
 
     Compactor(String table, Random random) {
       this.table = table;
@@ -114,20 +119,24 @@ class UpsertCompactionRaceITCase {
 
     @Override
     public void run() {
-      while (!stopped.get()) {
+      for (int run = 0; !stopped.get(); run++) {
         try (DeltaTable delta =
             DeltaTable.open(
                 TableRequest.of(new PathTableLocator(table), HadoopConfigurations.of(Map.of())))) {
           running.set(true);
-          CompactionResult result = delta.compact(OPTIONS, "race-compactor");
-          running.set(false);
-          if (result.committed()) {
+          if (run % 3 == 0) {
+            // The compactor crashes after writing its files, before committing them.
+            if (delta.prepareCompaction(OPTIONS, WRITE_OPTIONS).isPresent()) {
+              crashed.incrementAndGet();
+            }
+          } else if (delta.compact(OPTIONS, "race-compactor").committed()) {
             committed.incrementAndGet();
           }
+          running.set(false);
           Thread.sleep(random.nextInt(100));
         } catch (Exception e) {
           running.set(false);
-          // An interrupt that reached the run counts as a fault that fired; nothing else may fail.
+          // An interrupt that reached the run is an injected fault; nothing else may fail.
           if (Thread.interrupted() || interruptedCause(e)) {
             interrupted.incrementAndGet();
           } else if (!stopped.get()) {
