@@ -16,10 +16,15 @@ import org.apache.flink.core.memory.DataOutputView;
 final class DataFileSerialization {
 
   /**
-   * The state version this connector writes: version 4 and the keys of the rows an upsert deleted
-   * outright.
+   * The state version this connector writes: version 5 and the files the writers of an upsert sink
+   * compacted.
    */
-  static final int VERSION = 5;
+  static final int VERSION = 6;
+
+  /**
+   * The version with the keys of the rows an upsert deleted outright, before rewrites; still read.
+   */
+  static final int VERSION_WITHOUT_REWRITES = 5;
 
   /** The first version with the deletes of upserts, without their keys; still read. */
   static final int VERSION_WITHOUT_DELETED_KEYS = 4;
@@ -48,7 +53,8 @@ final class DataFileSerialization {
       return FileDeletes.empty();
     }
     try {
-      return FileDeletes.readFrom(in, version != VERSION_WITHOUT_DELETED_KEYS);
+      return FileDeletes.readFrom(
+          in, version != VERSION_WITHOUT_DELETED_KEYS, version > VERSION_WITHOUT_REWRITES);
     } catch (EOFException | IllegalArgumentException e) {
       throw new IOException("Corrupt sink state: the deletes end early or do not decode", e);
     }

@@ -264,7 +264,8 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
       }
       checkpoints = table.checkpoints(config.deltaCheckpointInterval());
       metrics.watch(checkpoints);
-      if (config.compaction() != null) {
+      // An upsert sink's writers compact their own files (UpsertCompaction).
+      if (config.compaction() != null && !config.upserts()) {
         compaction = metrics.compactionOf(config);
       }
     }
@@ -277,11 +278,14 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
       try (var loader = ConnectorClassLoader.enter()) {
         try {
           checkpoints.close();
-          if (compaction != null) {
-            compaction.close();
-          }
         } finally {
-          table.close();
+          try {
+            if (compaction != null) {
+              compaction.close();
+            }
+          } finally {
+            table.close();
+          }
         }
       }
       table = null;

@@ -234,15 +234,6 @@ public final class DeltaSinkBuilder {
                         DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL.key(), interval)));
     DeltaSinkConfig.Compaction compaction = null;
     if (options.get(DeltaSinkOptions.COMPACTION_ENABLED)) {
-      if (primaryKey != null) {
-        problems.add(
-            String.format(
-                "'%s' is not available for a sink with a primary key yet: a compaction moves the"
-                    + " rows the sink's key index points at, and the job would restart to rebuild"
-                    + " the index after each one. Compact the table with the standalone command"
-                    + " while no upsert job runs, or leave the option off",
-                DeltaSinkOptions.COMPACTION_ENABLED.key()));
-      }
       try {
         compaction =
             new DeltaSinkConfig.Compaction(

@@ -5,12 +5,17 @@ import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.upsert.IndexEntries;
 import io.github.flinkdelta.core.upsert.StaleIndex;
+import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.DataFiles;
+import io.github.flinkdelta.core.write.FileIds;
 import io.github.flinkdelta.core.write.PartitionedDataWriter;
 import io.github.flinkdelta.core.write.RowLocation;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -20,6 +25,7 @@ import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
 import org.apache.flink.api.common.typeutils.base.array.LongPrimitiveArraySerializer;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.state.KeyGroupRange;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
@@ -86,6 +92,7 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
   private transient DeltaWriteResultSerializer serializer;
   private transient DeltaSinkWriterMetrics metrics;
   private transient Counter deleted;
+  private transient UpsertCompaction compaction;
 
   UpsertWriterOperator(DeltaSinkConfig config) {
     this.config = config;
@@ -240,9 +247,18 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
               false);
     }
     metrics = DeltaSinkWriterMetrics.ofUpsertWriter(getMetricGroup(), config.tableName(), files);
-    deleted =
-        DeltaSinkWriterMetrics.deltaGroup(getMetricGroup(), config.tableName())
-            .counter("numRowsDeleted");
+    MetricGroup delta = DeltaSinkWriterMetrics.deltaGroup(getMetricGroup(), config.tableName());
+    deleted = delta.counter("numRowsDeleted");
+    if (config.compaction() != null) {
+      compaction =
+          new UpsertCompaction(
+              config,
+              getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+              getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
+              getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks(),
+              delta,
+              System::nanoTime);
+    }
   }
 
   @Override
@@ -293,7 +309,8 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
   }
 
   /**
-   * Completes the open files and sends them, with the deletes, on to the sink's writer.
+   * Completes the open files and sends them, with the deletes and a ready compaction, on to the
+   * sink's writer.
    *
    * @return whether there was anything to send
    */
@@ -305,13 +322,69 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
     }
     metrics.flushed((System.nanoTime() - started) / 1_000_000);
     metrics.filesCompleted(completed);
-    if (completed.isEmpty() && deletes.isEmpty()) {
-      return false;
+    Optional<UpsertCompaction.Rewrite> rewrite =
+        compaction == null ? Optional.empty() : compaction.takeReady();
+    if (rewrite.isPresent()) {
+      completed = DataFiles.concat(List.of(completed, moveIndex(rewrite.get())));
     }
-    byte[] result = serializer.serialize(new DeltaWriteResult(completed, deletes));
-    output.collect(new StreamRecord<>(WriteResultRows.of(result)));
-    deletes = new FileDeletes();
-    return true;
+    boolean any = !completed.isEmpty() || !deletes.isEmpty();
+    if (any) {
+      byte[] result = serializer.serialize(new DeltaWriteResult(completed, deletes));
+      output.collect(new StreamRecord<>(WriteResultRows.of(result)));
+      deletes = new FileDeletes();
+    }
+    if (compaction != null) {
+      compaction.checkpointed();
+    }
+    return any;
+  }
+
+  /**
+   * Moves the index entries of the rows {@code rewrite} moved to their new places, in the
+   * checkpoint whose commit moves the rows. A row whose key no longer points at the place it was
+   * read from (the key changed or went since the compaction read it) is deleted in its new file
+   * instead, and the checkpoint's deletes in the rewritten files are dropped, since the rewritten
+   * files go.
+   *
+   * @return the rewrite's files, to commit with the checkpoint's
+   */
+  private DataFiles moveIndex(UpsertCompaction.Rewrite rewrite) throws IOException {
+    long[] dead = {0};
+    rewrite
+        .moved()
+        .forEach(
+            (key, fromFile, fromPosition, to) -> {
+              setCurrentKey(key);
+              try {
+                byte[] current = entry();
+                if (current != null
+                    && IndexEntries.fileId(current) == fromFile
+                    && IndexEntries.position(current) == fromPosition) {
+                  index.update(IndexEntries.encode(to.fileId(), to.position(), generation));
+                } else {
+                  deletes.add(to.fileId(), to.position());
+                  dead[0]++;
+                }
+              } catch (IOException e) {
+                throw new UncheckedIOException("Cannot move the key index", e);
+              }
+            });
+    DataFiles written = rewrite.prepared().writtenFiles();
+    List<Long> outputs = new ArrayList<>();
+    for (DataFile file : written.toList()) {
+      outputs.add(FileIds.of(file.path()));
+    }
+    deletes.addRewrite(rewrite.prepared().removedIds(), outputs);
+    LOG.info(
+        "Delta upsert writer {} of {} hands on a compaction of {} files into {}: {} rows moved, {}"
+            + " of them changed since it read them",
+        getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+        config.tableName(),
+        rewrite.prepared().inputFiles(),
+        outputs.size(),
+        rewrite.moved().size(),
+        dead[0]);
+    return written;
   }
 
   @Override
@@ -324,13 +397,19 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
   @Override
   public void close() throws Exception {
     try {
-      if (files != null) {
-        try (var loader = ConnectorClassLoader.enter()) {
-          files.close();
-        }
+      if (compaction != null) {
+        compaction.close();
       }
     } finally {
-      super.close();
+      try {
+        if (files != null) {
+          try (var loader = ConnectorClassLoader.enter()) {
+            files.close();
+          }
+        }
+      } finally {
+        super.close();
+      }
     }
   }
 

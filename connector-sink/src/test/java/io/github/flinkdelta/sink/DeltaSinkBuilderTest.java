@@ -230,19 +230,7 @@ class DeltaSinkBuilderTest {
   }
 
   @Test
-  void inJobCompactionIsRefusedForASinkWithAKeyAndForATriggerOfNoCommits() {
-    assertThatThrownBy(
-            () ->
-                DeltaSink.builder()
-                    .tablePath(table("keyed-compacting"))
-                    .rowType(TYPE)
-                    .primaryKey("id")
-                    .option(DeltaSinkOptions.COMPACTION_ENABLED, true)
-                    .build())
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining(
-            "'sink.compaction.enabled' is not available for a sink with a primary key")
-        .hasMessageContaining("standalone command");
+  void inJobCompactionIsRefusedForATriggerOfNoCommits() {
     assertThatThrownBy(
             () ->
                 DeltaSink.builder()

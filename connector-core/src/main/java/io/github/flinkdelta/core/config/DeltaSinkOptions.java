@@ -180,7 +180,11 @@ public final class DeltaSinkOptions {
                   + " beside the committer, which commits them right after its next commit, so"
                   + " the stream's commits and the compaction's never race; when another writer"
                   + " changed a file it rewrote, its files are deleted and the next run plans"
-                  + " again. Not for sinks with a primary key.");
+                  + " again. In a sink with a primary key, each writer subtask compacts its own"
+                  + " files instead, on a thread of its own, and moves its key index to the new"
+                  + " files in the checkpoint that commits them; it rewrites at most"
+                  + " 'sink.compaction.max-bytes-per-run' divided by the parallelism per run, and"
+                  + " holds each moved row's key in memory until then.");
 
   public static final ConfigOption<Integer> COMPACTION_TRIGGER_COMMITS =
       ConfigOptions.key("sink.compaction.trigger.commits")

@@ -22,6 +22,7 @@ import io.github.flinkdelta.core.storage.StorageScopes;
 import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.upsert.LiveRowConsumer;
+import io.github.flinkdelta.core.upsert.MovedRowConsumer;
 import io.github.flinkdelta.core.upsert.UpsertTables;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileLayout;
@@ -32,7 +33,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
@@ -266,6 +269,30 @@ public final class DeltaTable implements AutoCloseable {
   public Optional<PreparedCompaction> prepareCompaction(
       CompactionOptions options, FileWriteOptions writeOptions) {
     return compaction().prepare(options, writeOptions);
+  }
+
+  /**
+   * Plans a compaction of an upsert sink writer's own files, those whose path (relative to the
+   * table root) {@code ownFile} accepts, and writes its files under {@code prefix}, without
+   * committing them: {@code moved} learns each row's key and old and new place, so that the writer
+   * can move its key index. The writer's next checkpoint commits the rewrite.
+   */
+  public Optional<PreparedCompaction> prepareCompactionOfOwnFiles(
+      CompactionOptions options,
+      FileWriteOptions writeOptions,
+      Predicate<String> ownFile,
+      String prefix,
+      KeyColumns keys,
+      MovedRowConsumer moved) {
+    return compaction()
+        .prepare(
+            options,
+            writeOptions,
+            new TableCompaction.Scope(
+                ownFile,
+                prefix,
+                Objects.requireNonNull(keys, "keys"),
+                Objects.requireNonNull(moved, "moved")));
   }
 
   /**

@@ -18,6 +18,7 @@ import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BiConsumer;
 
 /**
@@ -92,11 +93,13 @@ final class LiveFiles {
   }
 
   /**
-   * The files after this version's next commit, which re-added {@code changed} files (with new
-   * deletion vectors) and added {@code added} ones.
+   * The files after this version's next commit, which re-added or added the {@code changed} files
+   * and removed the files of the {@code removed} ids.
    */
-  LiveFiles next(long committedVersion, Iterable<LiveFile> changed, String tableName) {
+  LiveFiles next(
+      long committedVersion, Iterable<LiveFile> changed, Set<Long> removed, String tableName) {
     Map<Long, LiveFile> after = new HashMap<>(files);
+    after.keySet().removeAll(removed);
     for (LiveFile file : changed) {
       after.remove(file.id());
       put(after, file, tableName);

@@ -35,6 +35,16 @@ public final class PreparedCompaction {
     return removed.size();
   }
 
+  /** The ids ({@link io.github.flinkdelta.core.write.FileIds}) of the files it removes. */
+  public List<Long> removedIds() {
+    return removed.stream().map(LiveFile::id).toList();
+  }
+
+  /** The files it wrote. */
+  public DataFiles writtenFiles() {
+    return written;
+  }
+
   Snapshot base() {
     return base;
   }

@@ -22,8 +22,10 @@ import io.github.flinkdelta.core.table.LiveFiles.LiveFile;
 import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.write.DataFile;
+import io.github.flinkdelta.core.write.FileIds;
 import io.github.flinkdelta.core.write.FileLayout;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -199,17 +201,29 @@ final class TableCommitter {
         if (upsertKey == null || deletes.deletedKeys().isEmpty()) {
           throw e;
         }
+        // A writer's compaction cannot land beside stale deletes: it is dropped, and the rows its
+        // index entries moved into its files count as stale too, so that the index is rebuilt.
+        Iterable<DataFile> kept = files;
+        FileDeletes base = deletes;
         staleRows = e.staleRows();
+        if (!deletes.rewrittenInputs().isEmpty()) {
+          List<DataFile> withoutRewrites = new ArrayList<>();
+          for (DataFile file : files) {
+            if (deletes.rewrittenOutputs().contains(FileIds.of(file.path()))) {
+              staleRows += file.numRecords();
+            } else {
+              withoutRewrites.add(file);
+            }
+          }
+          kept = withoutRewrites;
+          base = deletes.withoutRewrites();
+          appends = AppendActions.of(engine, state, snapshot, writeContexts, kept);
+          staleRows = Math.max(staleRows, 1);
+        }
         long started = System.nanoTime();
         FileDeletes byKey =
             StaleRows.settle(
-                engine,
-                snapshot,
-                upsertKey,
-                files,
-                deletes,
-                deletes.deletedKeys().get(),
-                e.stale());
+                engine, snapshot, upsertKey, kept, base, deletes.deletedKeys().get(), e.stale());
         LOG.warn(
             "Another writer moved or deleted {} rows of {} that the commit of appId {}, txn {}"
                 + " deletes; settled by key on version {} in {} ms: the commit deletes {} rows"
@@ -222,7 +236,7 @@ final class TableCommitter {
             (System.nanoTime() - started) / 1_000_000,
             byKey.count(),
             deletes.count());
-        upsert = UpsertActions.plan(tableName, storageConf, snapshot, live, files, appends, byKey);
+        upsert = UpsertActions.plan(tableName, storageConf, snapshot, live, kept, appends, byKey);
       }
     }
     TransactionCommitResult result;
@@ -236,7 +250,8 @@ final class TableCommitter {
     if (upsert != null) {
       liveFiles =
           result.getVersion() == snapshot.getVersion() + 1 && !RowTracking.isOn(snapshot)
-              ? liveFiles.next(result.getVersion(), upsert.changedEntries(), tableName)
+              ? liveFiles.next(
+                  result.getVersion(), upsert.changedEntries(), upsert.removedIds(), tableName)
               : null; // others committed in between, or Kernel assigned row ids: list again
     }
     long publishStarted = System.nanoTime();

@@ -26,19 +26,26 @@ import io.github.flinkdelta.core.table.CommitOutcome.Committed;
 import io.github.flinkdelta.core.table.CommitOutcome.Failed;
 import io.github.flinkdelta.core.table.LiveFiles.LiveFile;
 import io.github.flinkdelta.core.types.DeltaTypes;
+import io.github.flinkdelta.core.upsert.KeyColumns;
+import io.github.flinkdelta.core.upsert.MovedRowConsumer;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.DataFiles;
+import io.github.flinkdelta.core.write.FileIds;
 import io.github.flinkdelta.core.write.FileLayout;
 import io.github.flinkdelta.core.write.FileWriteOptions;
 import io.github.flinkdelta.core.write.PartitionedDataWriter;
+import io.github.flinkdelta.core.write.RowLocation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Predicate;
+import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -124,13 +131,32 @@ final class TableCompaction {
    * @return empty when nothing is worth rewriting
    */
   Optional<PreparedCompaction> prepare(CompactionOptions options, FileWriteOptions writeOptions) {
+    return prepare(options, writeOptions, Scope.WHOLE_TABLE);
+  }
+
+  /**
+   * As {@link #prepare(CompactionOptions, FileWriteOptions)}, but only of the files {@code scope}
+   * takes, writing files of its prefix and telling it where each row moved.
+   */
+  Optional<PreparedCompaction> prepare(
+      CompactionOptions options, FileWriteOptions writeOptions, Scope scope) {
     Snapshot snapshot = snapshots.reload();
-    Plan plan = plan(snapshot, options);
+    Plan plan = plan(snapshot, options, scope.files());
     if (plan.groups().isEmpty()) {
       return Optional.empty();
     }
     return Optional.of(
-        new PreparedCompaction(snapshot, plan.removed(), rewrite(snapshot, plan, writeOptions)));
+        new PreparedCompaction(
+            snapshot, plan.removed(), rewrite(snapshot, plan, writeOptions, scope)));
+  }
+
+  /**
+   * What a compaction rewrites: the files (by path relative to the table root) it may take, the
+   * prefix of the files it writes, and, for an upsert sink's writer that compacts its own files,
+   * the key columns and where to report each moved row (both null otherwise).
+   */
+  record Scope(Predicate<String> files, String prefix, KeyColumns keys, MovedRowConsumer moved) {
+    static final Scope WHOLE_TABLE = new Scope(path -> true, "part-compacted", null, null);
   }
 
   /**
@@ -241,7 +267,7 @@ final class TableCompaction {
 
   private record Plan(List<CompactionGroup> groups, List<LiveFile> removed, List<Row> scanFiles) {}
 
-  private Plan plan(Snapshot snapshot, CompactionOptions options) {
+  private Plan plan(Snapshot snapshot, CompactionOptions options, Predicate<String> eligible) {
     List<FileCandidate> candidates = new ArrayList<>();
     Map<String, Row> scanFiles = new HashMap<>();
     Map<String, LiveFile> entries = new HashMap<>();
@@ -250,6 +276,9 @@ final class TableCompaction {
         snapshot,
         tableName,
         (file, scanFile) -> {
+          if (!eligible.test(file.path())) {
+            return;
+          }
           long deleted = file.deletionVector() == null ? 0 : file.deletionVector().cardinality();
           candidates.add(
               new FileCandidate(
@@ -278,9 +307,10 @@ final class TableCompaction {
    * with row tracking each row keeps its row id and row commit version: Kernel reads them (from the
    * file's materialized columns, or its base row id and the row's position), and the new files hold
    * them in the table's materialized columns, which take precedence over the ids Kernel assigns the
-   * new files.
+   * new files. With the scope's key columns, each row's key and old and new place go to the scope.
    */
-  private DataFiles rewrite(Snapshot snapshot, Plan plan, FileWriteOptions writeOptions) {
+  private DataFiles rewrite(
+      Snapshot snapshot, Plan plan, FileWriteOptions writeOptions, Scope scope) {
     TableDefinition definition =
         new TableDefinition(
             snapshot.getSchema(),
@@ -299,22 +329,42 @@ final class TableCompaction {
                   StructField.createMetadataColumn(
                       ROW_COMMIT_VERSION, MetadataColumnSpec.ROW_COMMIT_VERSION));
     }
+    KeyColumns keys = null;
+    int rowIndex = -1;
+    if (scope.keys() != null) {
+      keys =
+          KeyColumns.of(
+              tableName, DeltaTypes.toFlinkRowType(snapshot.getSchema()), scope.keys().names());
+      rowIndex = schema.length();
+      schema = schema.add(StructField.DEFAULT_ROW_INDEX_COLUMN);
+    }
     Scan scan = snapshot.getScanBuilder().withReadSchema(schema).build();
     Row scanState = scan.getScanState(engine);
     StructType physical = ScanStateRow.getPhysicalDataReadSchema(scanState);
-    String prefix = "part-compacted-" + UUID.randomUUID();
+    URI root = URI.create(snapshot.getPath());
+    String prefix = scope.prefix() + "-" + UUID.randomUUID();
     try (PartitionedDataWriter writer =
         new PartitionedDataWriter(layout, conf, snapshot.getPath(), writeOptions, prefix, false)) {
       for (Row scanFile : plan.scanFiles()) {
+        Row add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
+        long fileId =
+            FileIds.of(FileIds.relativePath(add.getString(add.getSchema().indexOf("path")), root));
         try (CloseableIterator<FilteredColumnarBatch> logical =
             ScanFileRows.read(engine, scanState, physical, scanFile)) {
           while (logical.hasNext()) {
             FilteredColumnarBatch batch = logical.next();
             Optional<ColumnVector> selected = batch.getSelectionVector();
             for (int i = 0; i < batch.getData().getSize(); i++) {
-              if (selected.isEmpty()
-                  || (!selected.get().isNullAt(i) && selected.get().getBoolean(i))) {
-                writer.write(KernelRows.rowOf(batch.getData(), i));
+              if (selected.isPresent()
+                  && (selected.get().isNullAt(i) || !selected.get().getBoolean(i))) {
+                continue;
+              }
+              GenericRowData row = KernelRows.rowOf(batch.getData(), i);
+              if (keys == null) {
+                writer.write(row);
+              } else {
+                RowLocation to = writer.append(row);
+                scope.moved().accept(keys.keyOf(row), fileId, row.getLong(rowIndex), to);
               }
             }
           }

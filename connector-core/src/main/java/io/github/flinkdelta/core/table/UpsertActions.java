@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -29,7 +30,8 @@ import org.apache.hadoop.conf.Configuration;
  * table whose rows it deletes, a {@code remove} of the file's current entry and an {@code add} of
  * the same file with its new deletion vector (the union of the file's vector and the checkpoint's
  * deletes). New files with deletes of their own are added with a vector at once. All vectors of the
- * commit go into one deletion-vector file, written before the commit.
+ * commit go into one deletion-vector file, written before the commit. Files the writers compacted
+ * are removed, and the files written in their place added, with {@code dataChange = false}.
  *
  * <p>Remove actions and adds with a vector have no public builder in Kernel 4.4: they are made with
  * its internal {@link AddFile} and {@link SingleAction}, whose rows the commit takes as they are.
@@ -42,6 +44,8 @@ final class UpsertActions {
   private final List<LiveFile> changedEntries;
   private final Map<Long, DeletionVectorDescriptor> newFileVectors;
   private final Map<Long, RowPositions> newFileRows;
+  private final Set<Long> rewrittenInputs;
+  private final Set<Long> rewrittenOutputs;
   private final CloseableIterable<Row> appends;
   private final URI root;
   private final List<LiveFile> addedEntries = new ArrayList<>();
@@ -51,12 +55,15 @@ final class UpsertActions {
       List<LiveFile> changedEntries,
       Map<Long, DeletionVectorDescriptor> newFileVectors,
       Map<Long, RowPositions> newFileRows,
+      FileDeletes deletes,
       CloseableIterable<Row> appends,
       URI root) {
     this.changedFiles = changedFiles;
     this.changedEntries = changedEntries;
     this.newFileVectors = newFileVectors;
     this.newFileRows = newFileRows;
+    this.rewrittenInputs = Set.copyOf(deletes.rewrittenInputs());
+    this.rewrittenOutputs = Set.copyOf(deletes.rewrittenOutputs());
     this.appends = appends;
     this.root = root;
   }
@@ -66,7 +73,7 @@ final class UpsertActions {
    * vectors.
    *
    * @throws RewrittenFileException when a delete points into a file the snapshot no longer has, or
-   *     at a row it deletes already; nothing is written then
+   *     at a row it deletes already, or a file a writer compacted is gone; nothing is written then
    */
   static UpsertActions plan(
       String tableName,
@@ -130,6 +137,22 @@ final class UpsertActions {
       touched.add(file);
       touchedVectors.add(union);
     }
+    List<LiveFile> rewritten = new ArrayList<>();
+    for (long input : deletes.rewrittenInputs()) {
+      LiveFile file = live.get(input);
+      if (deletes.byFile().containsKey(input)) {
+        throw new IllegalStateException(
+            String.format(
+                "A commit to Delta table %s both deletes rows of data file %s and removes it as"
+                    + " compacted: the sink's key index does not match the table",
+                tableName, file == null ? Long.toHexString(input) : file.path()));
+      }
+      if (file == null && firstStale == null) {
+        // Another writer removed it first (a compaction of its own): the rewrite cannot land.
+        firstStale = RewrittenFileException.removed(tableName, snapshot.getVersion());
+      }
+      rewritten.add(file);
+    }
     if (firstStale != null) {
       throw RewrittenFileException.of(firstStale, stale);
     }
@@ -138,6 +161,9 @@ final class UpsertActions {
     List<LiveFile> changedEntries = new ArrayList<>();
     Map<Long, DeletionVectorDescriptor> newFileVectors = new HashMap<>();
     long now = System.currentTimeMillis();
+    for (LiveFile file : rewritten) {
+      changedFiles.add(file.removeAction(false, now));
+    }
     try (DeletionVectorWriter writer = DeletionVectorWriter.create(conf, tableRoot)) {
       for (int i = 0; i < touched.size(); i++) {
         LiveFile file = touched.get(i);
@@ -155,7 +181,13 @@ final class UpsertActions {
           "Cannot write the deletion vectors of a commit to Delta table " + tableName, e);
     }
     return new UpsertActions(
-        changedFiles, changedEntries, newFileVectors, newVectors, appends, URI.create(tableRoot));
+        changedFiles,
+        changedEntries,
+        newFileVectors,
+        newVectors,
+        deletes,
+        appends,
+        URI.create(tableRoot));
   }
 
   private static RowPositions existingVector(
@@ -228,6 +260,11 @@ final class UpsertActions {
     };
   }
 
+  /** The ids of the files this commit removed, compacted by the writers. */
+  Set<Long> removedIds() {
+    return rewrittenInputs;
+  }
+
   /** The files this commit re-added and added, as the next version lists them. */
   List<LiveFile> changedEntries() {
     List<LiveFile> all = new ArrayList<>(changedEntries);
@@ -235,7 +272,10 @@ final class UpsertActions {
     return all;
   }
 
-  /** An append action, with its file's deletion vector when the checkpoint deleted rows in it. */
+  /**
+   * An append action, with its file's deletion vector when the checkpoint deleted rows in it, and
+   * with {@code dataChange = false} when a writer's compaction wrote the file.
+   */
   private Row withVector(Row action) {
     if (action.isNullAt(SingleAction.ADD_FILE_ORDINAL)) {
       return action;
@@ -243,12 +283,13 @@ final class UpsertActions {
     AddFile add = new AddFile(action.getStruct(SingleAction.ADD_FILE_ORDINAL));
     LiveFile entry = LiveFile.of(add, root);
     DeletionVectorDescriptor vector = newFileVectors.get(entry.id());
-    if (vector == null) {
+    boolean compacted = rewrittenOutputs.contains(entry.id());
+    if (vector == null && !compacted) {
       addedEntries.add(entry);
       return action;
     }
-    LiveFile withVector = entry.withVector(vector, newFileRows.get(entry.id()));
-    addedEntries.add(withVector);
-    return SingleAction.createAddFileSingleAction(withVector.addRow(true));
+    LiveFile added = vector == null ? entry : entry.withVector(vector, newFileRows.get(entry.id()));
+    addedEntries.add(added);
+    return SingleAction.createAddFileSingleAction(added.addRow(!compacted));
   }
 }

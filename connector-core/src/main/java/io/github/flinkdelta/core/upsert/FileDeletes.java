@@ -11,9 +11,12 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -24,6 +27,11 @@ import org.apache.flink.annotation.Internal;
  * <p>Beside the positions, the keys of the rows deleted outright (by a {@code DELETE} or {@code
  * UPDATE_BEFORE}): when another writer moved or deleted a row a position names, the committer finds
  * the key's live rows by these keys, and by the keys of the checkpoint's new rows, instead.
+ *
+ * <p>And the files the writers compacted: each writer rewrites files that only its own keys live in
+ * and moves its index entries to the new files ({@link #addRewrite}). The commit removes the
+ * rewritten files and adds their replacements, which are among the checkpoint's files, with {@code
+ * dataChange = false}: they hold no new data.
  *
  * <p>A writer fills one while a checkpoint runs and hands it on at the barrier; from then on it is
  * read only, merged into a new one by the aggregator.
@@ -38,6 +46,11 @@ public final class FileDeletes {
 
   /** The keys of rows deleted outright; null when unknown (state of an earlier version). */
   private List<String> deletedKeys = new ArrayList<>();
+
+  /** Ids of the files a writer's compaction rewrote, and of the files it wrote in their place. */
+  private final NavigableSet<Long> rewrittenInputs = new TreeSet<>();
+
+  private final NavigableSet<Long> rewrittenOutputs = new TreeSet<>();
 
   /** An empty set to fill. */
   public FileDeletes() {}
@@ -54,6 +67,8 @@ public final class FileDeletes {
       part.positions.forEach(
           (file, rows) ->
               union.positions.computeIfAbsent(file, f -> new RowPositions()).addAll(rows));
+      union.rewrittenInputs.addAll(part.rewrittenInputs);
+      union.rewrittenOutputs.addAll(part.rewrittenOutputs);
       if (part.deletedKeys == null) {
         union.deletedKeys = null;
       } else if (union.deletedKeys != null) {
@@ -108,7 +123,53 @@ public final class FileDeletes {
         : Optional.of(Collections.unmodifiableList(deletedKeys));
   }
 
-  /** These deletes without the positions {@code stale} names; the keys stay. */
+  /**
+   * Records that a writer rewrote the files {@code inputs} into the checkpoint's files {@code
+   * outputs}, after moving its index entries: the positions this set holds in the inputs are
+   * dropped, as their rows are deleted in the outputs instead.
+   */
+  public void addRewrite(Collection<Long> inputs, Collection<Long> outputs) {
+    if (this == EMPTY) {
+      throw new UnsupportedOperationException("The empty file deletes take no rewrite");
+    }
+    for (Long input : inputs) {
+      RowPositions dropped = positions.remove(input);
+      if (dropped != null) {
+        count -= dropped.cardinality();
+      }
+    }
+    rewrittenInputs.addAll(inputs);
+    rewrittenOutputs.addAll(outputs);
+  }
+
+  /** The ids of the files the writers' compactions rewrote, read only. */
+  public Set<Long> rewrittenInputs() {
+    return Collections.unmodifiableSet(rewrittenInputs);
+  }
+
+  /** The ids of the checkpoint's files that replace {@link #rewrittenInputs}, read only. */
+  public Set<Long> rewrittenOutputs() {
+    return Collections.unmodifiableSet(rewrittenOutputs);
+  }
+
+  /**
+   * These deletes without the writers' rewrites: no inputs, no outputs, and none of the positions
+   * in the outputs. A commit that cannot take a rewrite drops it so; the inputs stay as they are.
+   */
+  public FileDeletes withoutRewrites() {
+    FileDeletes kept = without(Map.of());
+    for (Long output : rewrittenOutputs) {
+      RowPositions dropped = kept.positions.remove(output);
+      if (dropped != null) {
+        kept.count -= dropped.cardinality();
+      }
+    }
+    kept.rewrittenInputs.clear();
+    kept.rewrittenOutputs.clear();
+    return kept;
+  }
+
+  /** These deletes without the positions {@code stale} names; the keys and rewrites stay. */
   public FileDeletes without(Map<Long, RowPositions> stale) {
     FileDeletes kept = new FileDeletes();
     positions.forEach(
@@ -124,11 +185,14 @@ public final class FileDeletes {
           }
         });
     kept.deletedKeys = deletedKeys == null ? null : new ArrayList<>(deletedKeys);
+    kept.rewrittenInputs.addAll(rewrittenInputs);
+    kept.rewrittenOutputs.addAll(rewrittenOutputs);
     return kept;
   }
 
+  /** Whether no row is deleted and no file rewritten. */
   public boolean isEmpty() {
-    return count == 0;
+    return count == 0 && rewrittenInputs.isEmpty();
   }
 
   /** The number of deleted rows. */
@@ -143,7 +207,8 @@ public final class FileDeletes {
 
   /**
    * Writes the deletes: the number of files, then per file its id and positions; then the number of
-   * deleted keys (-1 when unknown) and each key as length-prefixed UTF-8.
+   * deleted keys (-1 when unknown) and each key as length-prefixed UTF-8; then the number of
+   * rewritten files and their ids, and the number of files written in their place and their ids.
    */
   public void writeTo(DataOutput out) throws IOException {
     out.writeInt(positions.size());
@@ -153,21 +218,42 @@ public final class FileDeletes {
     }
     if (deletedKeys == null) {
       out.writeInt(-1);
-      return;
+    } else {
+      out.writeInt(deletedKeys.size());
+      for (String key : deletedKeys) {
+        byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(bytes.length);
+        out.write(bytes);
+      }
     }
-    out.writeInt(deletedKeys.size());
-    for (String key : deletedKeys) {
-      byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
-      out.writeInt(bytes.length);
-      out.write(bytes);
+    writeIds(rewrittenInputs, out);
+    writeIds(rewrittenOutputs, out);
+  }
+
+  private static void writeIds(Set<Long> ids, DataOutput out) throws IOException {
+    out.writeInt(ids.size());
+    for (long id : ids) {
+      out.writeLong(id);
+    }
+  }
+
+  private static void readIds(DataInput in, Set<Long> into) throws IOException {
+    int ids = in.readInt();
+    if (ids < 0) {
+      throw new IOException("Corrupt sink state: " + ids + " rewritten files");
+    }
+    for (int i = 0; i < ids; i++) {
+      into.add(in.readLong());
     }
   }
 
   /**
-   * Reads what {@link #writeTo} wrote; {@code withKeys} false reads the earlier format, which ended
-   * after the positions, and leaves the deleted keys unknown.
+   * Reads what {@link #writeTo} wrote. Earlier formats ended sooner: {@code withRewrites} false
+   * reads one that ended after the keys, {@code withKeys} false one that ended after the positions
+   * and leaves the deleted keys unknown.
    */
-  public static FileDeletes readFrom(DataInput in, boolean withKeys) throws IOException {
+  public static FileDeletes readFrom(DataInput in, boolean withKeys, boolean withRewrites)
+      throws IOException {
     int files = in.readInt();
     if (files < 0) {
       throw new IOException("Corrupt sink state: " + files + " files with deletes");
@@ -199,7 +285,11 @@ public final class FileDeletes {
       in.readFully(bytes);
       deletes.deletedKeys.add(new String(bytes, StandardCharsets.UTF_8));
     }
-    return files == 0 && keys == 0 ? EMPTY : deletes;
+    if (withRewrites) {
+      readIds(in, deletes.rewrittenInputs);
+      readIds(in, deletes.rewrittenOutputs);
+    }
+    return files == 0 && keys == 0 && deletes.rewrittenInputs.isEmpty() ? EMPTY : deletes;
   }
 
   private static final int MAX_KEY_BYTES = 1 << 24;
@@ -208,7 +298,9 @@ public final class FileDeletes {
   public boolean equals(Object other) {
     return other instanceof FileDeletes that
         && positions.equals(that.positions)
-        && Objects.equals(deletedKeys, that.deletedKeys);
+        && Objects.equals(deletedKeys, that.deletedKeys)
+        && rewrittenInputs.equals(that.rewrittenInputs)
+        && rewrittenOutputs.equals(that.rewrittenOutputs);
   }
 
   @Override
@@ -218,6 +310,14 @@ public final class FileDeletes {
 
   @Override
   public String toString() {
-    return "FileDeletes[" + count + " rows in " + positions.size() + " files]";
+    return "FileDeletes["
+        + count
+        + " rows in "
+        + positions.size()
+        + " files"
+        + (rewrittenInputs.isEmpty()
+            ? ""
+            : ", " + rewrittenInputs.size() + " files rewritten into " + rewrittenOutputs.size())
+        + "]";
   }
 }

@@ -107,7 +107,7 @@ class UpsertValuesTest {
     union.writeTo(new DataOutputStream(bytes));
     FileDeletes read =
         FileDeletes.readFrom(
-            new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), true);
+            new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), true, true);
     assertThat(read).isEqualTo(union);
     assertThat(read.count()).isEqualTo(3);
     assertThat(read.deletedKeys()).contains(List.of("k\u00e9", "7"));
@@ -125,7 +125,7 @@ class UpsertValuesTest {
     positionsOnly.byFile().get(4L).writeTo(out);
     FileDeletes earlier =
         FileDeletes.readFrom(
-            new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), false);
+            new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), false, false);
     assertThat(earlier.byFile()).isEqualTo(positionsOnly.byFile());
     assertThat(earlier.deletedKeys()).isEmpty();
 
@@ -138,9 +138,45 @@ class UpsertValuesTest {
     unkeyed.writeTo(new DataOutputStream(again));
     assertThat(
             FileDeletes.readFrom(
-                    new DataInputStream(new ByteArrayInputStream(again.toByteArray())), true)
+                    new DataInputStream(new ByteArrayInputStream(again.toByteArray())), true, true)
                 .deletedKeys())
         .isEmpty();
+  }
+
+  @Test
+  void aRewriteDropsTheInputsPositionsAndDroppingItDropsTheOutputsPositions() throws Exception {
+    FileDeletes deletes = new FileDeletes();
+    deletes.add(1, 4);
+    deletes.add(1, 5);
+    deletes.add(2, 0);
+    deletes.addDeletedKey("k");
+    deletes.addRewrite(List.of(1L), List.of(9L));
+    deletes.add(9, 3);
+    assertThat(deletes.byFile()).containsOnlyKeys(2L, 9L);
+    assertThat(deletes.count()).isEqualTo(2);
+    assertThat(deletes.rewrittenInputs()).containsExactly(1L);
+    assertThat(deletes.rewrittenOutputs()).containsExactly(9L);
+
+    FileDeletes other = new FileDeletes();
+    other.addRewrite(List.of(3L), List.of());
+    FileDeletes union = FileDeletes.union(List.of(deletes, other));
+    assertThat(union.rewrittenInputs()).containsExactly(1L, 3L);
+    assertThat(union.isEmpty()).isFalse();
+    assertThat(other.isEmpty()).as("a rewrite whose rows were all deleted").isFalse();
+
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    union.writeTo(new DataOutputStream(bytes));
+    FileDeletes read =
+        FileDeletes.readFrom(
+            new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), true, true);
+    assertThat(read).isEqualTo(union);
+
+    FileDeletes dropped = union.withoutRewrites();
+    assertThat(dropped.byFile()).containsOnlyKeys(2L);
+    assertThat(dropped.count()).isEqualTo(1);
+    assertThat(dropped.rewrittenInputs()).isEmpty();
+    assertThat(dropped.rewrittenOutputs()).isEmpty();
+    assertThat(dropped.deletedKeys()).contains(List.of("k"));
   }
 
   @Test
