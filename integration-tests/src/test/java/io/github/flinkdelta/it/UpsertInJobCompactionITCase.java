@@ -1,0 +1,111 @@
+package io.github.flinkdelta.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.testing.DeltaTableReader;
+import io.github.flinkdelta.core.upsert.StaleIndex;
+import io.github.flinkdelta.sink.DeltaSink;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.testutils.junit.SharedObjectsExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A streaming upsert job that compacts its table while it runs: each writer subtask rewrites its
+ * own files and moves its key index in the checkpoint that commits the rewrite. Through task
+ * failures, on a table whose keys move between partitions, the table ends equal to the changelog's
+ * reference map with each key once in every version; the writers' rewrites landed (removes and adds
+ * with {@code dataChange = false}) in the stream's own commits, no file a rewrite removed is added
+ * again, the sink never had to rebuild its index, and the table holds far fewer files than the
+ * stream wrote.
+ */
+class UpsertInJobCompactionITCase {
+
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
+  @RegisterExtension final SharedObjectsExtension shared = SharedObjectsExtension.create();
+
+  private static final long CHANGES = 8_000;
+
+  @TempDir Path dir;
+
+  @Test
+  void writersCompactingTheirOwnFilesThroughFailuresKeepTheLastValueOfEveryKey() throws Exception {
+    String table = dir.resolve("compacting-upserts").toUri().toString();
+    Changelog changelog = new Changelog(300);
+    FaultCounter taskFailures = FaultCounter.in(shared);
+    StreamExecutionEnvironment env =
+        FLINK.job().parallelism(2).checkpointEveryMillis(200).restarts(10).env();
+    changelog
+        .source(env, 0, CHANGES, 1_000)
+        .map(FailingMapper.untilFired(taskFailures, 2, 2_000))
+        .setParallelism(1)
+        .returns(InternalTypeInfo.of(Changelog.TYPE))
+        .sinkTo(
+            DeltaSink.builder()
+                .tablePath(table)
+                .rowType(Changelog.TYPE)
+                .primaryKey("id")
+                .partitionColumns("bucket")
+                .option(DeltaSinkOptions.COMPACTION_ENABLED, true)
+                .option(DeltaSinkOptions.COMPACTION_TRIGGER_COMMITS, 3)
+                .option(DeltaSinkOptions.COMPACTION_MIN_INPUT_FILES, 2)
+                .build());
+    env.execute("upserts compacting their own files");
+
+    assertThat(taskFailures.count()).as("task failures injected").isEqualTo(2);
+    UpsertAssert.assertExact(table, changelog.expected(CHANGES));
+    UpsertAssert.assertNoVersionRepeatsAKey(table);
+    assertThat(StaleIndex.in(DeltaLogFiles.snapshot(table).getTableProperties()))
+        .as("a stale-index mark: the sink had to settle deletes by key and rebuild its index")
+        .isEmpty();
+
+    int rewrites = 0;
+    long streamed = 0;
+    Set<String> compactedAway = new HashSet<>();
+    Set<String> added = new HashSet<>();
+    for (long version : DeltaLogFiles.versions(table)) {
+      List<JsonNode> adds = DeltaLogFiles.actions(table, version, "add");
+      assertThat(adds)
+          .extracting(add -> add.get("path").asText())
+          .as("files version %d adds after a rewrite removed them", version)
+          .noneMatch(compactedAway::contains);
+      boolean rewrote = false;
+      for (JsonNode remove : DeltaLogFiles.actions(table, version, "remove")) {
+        if (!remove.get("dataChange").asBoolean()) {
+          compactedAway.add(remove.get("path").asText());
+          rewrote = true;
+        }
+      }
+      for (JsonNode add : adds) {
+        String path = add.get("path").asText();
+        if (!added.add(path)) {
+          continue; // re-added with a new deletion vector: a change of data
+        }
+        boolean compacted = path.contains("-compacted-");
+        assertThat(add.get("dataChange").asBoolean())
+            .as("dataChange of the first add of %s, in version %d", path, version)
+            .isEqualTo(!compacted);
+        if (!compacted) {
+          streamed++;
+        }
+      }
+      if (rewrote) {
+        rewrites++;
+        assertThat(DeltaLogFiles.actions(table, version, "txn"))
+            .as("a writer's rewrite lands in a commit of the stream's own checkpoint")
+            .singleElement()
+            .satisfies(txn -> assertThat(txn.get("appId").asText()).doesNotEndWith(".compaction"));
+      }
+    }
+    assertThat(rewrites).as("versions with a writer's rewrite").isGreaterThan(2);
+    assertThat(DeltaTableReader.fileCount(table)).isLessThan(streamed / 2);
+  }
+}
