@@ -280,8 +280,9 @@ class ChaosITCase {
     Map<Object, Long> repeated = UpsertAssert.repeatedKeys(result.read().rows());
     System.out.printf(
         "Chaos upsert run (seed %d): %d changes over %d keys, %d live keys expected, %d rows read"
-            + " (%d keys held more than once), %d versions, %d deletion-vector files; faults %s,"
-            + " S3 requests faulted %d, S3 requests refused as expired %d%n",
+            + " (%d keys held more than once), %d versions (%d with a writer's compaction), %d"
+            + " deletion-vector files; faults %s, S3 requests faulted %d, S3 requests refused as"
+            + " expired %d%n",
         seed,
         result.changes(),
         ChaosUpsertRun.KEYS,
@@ -289,6 +290,7 @@ class ChaosITCase {
         result.read().rows().size(),
         repeated.size(),
         result.read().version() + 1,
+        result.compactions(),
         result.deletionVectors(),
         result.faults(),
         result.s3RequestsFaulted(),
@@ -296,6 +298,9 @@ class ChaosITCase {
     String what = "the upsert table, seed " + seed + " (replay: -Dchaos.seed=" + seed + ")";
     UpsertAssert.assertRows(result.read().rows(), result.expected(), what);
     assertThat(result.deletionVectors()).as("deletion-vector files of %s", what).isPositive();
+    assertThat(result.compactions())
+        .as("versions with a writer's compaction, %s", what)
+        .isPositive();
     assertThat(result.missingVersions()).as("versions missing, %s", what).isEmpty();
     assertThat(result.refusedExpired()).as("S3 requests refused as expired, %s", what).isZero();
     assertThat(result.faults().totalFired()).as("faults fired, %s", what).isPositive();

@@ -108,8 +108,8 @@ final class ChaosStorage implements AutoCloseable {
   }
 
   /**
-   * The versions of the table under {@code prefix}, published or staged, that a compaction of the
-   * sink committed (its transaction's app id ends in {@code .compaction}).
+   * The versions of the table under {@code prefix}, published or staged, that hold a compaction of
+   * the sink: actions with {@code dataChange = false}, which only a compaction writes.
    */
   long compactions(String prefix) throws IOException {
     try (Stream<Path> files = Files.walk(s3.bucketDirectory(BUCKET).resolve(prefix))) {
@@ -119,7 +119,9 @@ final class ChaosStorage implements AutoCloseable {
           .filter(
               p -> {
                 try {
-                  return Files.readString(p).contains(".compaction\"");
+                  // An append sink's compaction commits under its own app id; an upsert sink's
+                  // writers' rewrites land in the stream's commits: both add with dataChange false.
+                  return Files.readString(p).contains("\"dataChange\":false");
                 } catch (IOException e) {
                   throw new java.io.UncheckedIOException(e);
                 }

@@ -20,7 +20,8 @@ import org.apache.flink.testutils.junit.SharedObjectsExtension;
  * key space, keyed by its primary key into a Unity Catalog managed table on S3, under every kind of
  * fault of the seed's {@link ChaosSchedule}. Deletes become deletion vectors, so S3 faults also hit
  * the deletion-vector files the committer writes, and a lost catalog response or TaskManager hits a
- * commit that removes and re-adds files. The table must then equal the changelog's replay.
+ * commit that removes and re-adds files. The writers compact their own files throughout. The table
+ * must then equal the changelog's replay.
  */
 final class ChaosUpsertRun {
 
@@ -29,7 +30,7 @@ final class ChaosUpsertRun {
   /** Keys the changelog touches: a few hundred, so that most changes replace a live row. */
   static final long KEYS = 300;
 
-  private static final long EXTRA_CHANGES = 2_000;
+  private static final long EXTRA_CHANGES = 4_000;
 
   private static final String TOKEN = "chaos-token";
 
@@ -64,6 +65,7 @@ final class ChaosUpsertRun {
       Map<Long, List<Object>> expected,
       CatalogReads.Read read,
       long deletionVectors,
+      long compactions,
       ChaosTally faults,
       int s3RequestsFaulted,
       List<Long> missingVersions,
@@ -72,8 +74,8 @@ final class ChaosUpsertRun {
   Result run(long seed) throws Exception {
     ChaosSchedule schedule = ChaosSchedule.of(seed);
     Changelog changelog = new Changelog(KEYS, seed);
-    // 5 s of changes more than the plan's rows: commits that delete rows of the files committed
-    // under the faults come after the last of them too.
+    // 10 s of changes more than the plan's rows: commits that delete rows of the files committed
+    // under the faults, and writers' compactions of them, come after the last of them too.
     long changes = schedule.rows() + EXTRA_CHANGES;
     String prefix = "upsert-" + Long.toHexString(seed);
     int firstKey = storage.keysVended();
@@ -98,6 +100,10 @@ final class ChaosUpsertRun {
                   .partitionColumns("bucket")
                   .hadoopOptions(storage.storageOptions())
                   .option(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL, 3)
+                  // The writers compact their own files under the same faults.
+                  .option(DeltaSinkOptions.COMPACTION_ENABLED, true)
+                  .option(DeltaSinkOptions.COMPACTION_TRIGGER_COMMITS, 1)
+                  .option(DeltaSinkOptions.COMPACTION_MIN_INPUT_FILES, 2)
                   .build());
       JobClient job = env.executeAsync("chaos upserts " + prefix);
       injector.drive(
@@ -111,6 +117,7 @@ final class ChaosUpsertRun {
           changelog.expected(changes),
           read,
           storage.deletionVectorFiles(prefix),
+          storage.compactions(prefix),
           injector.tally(),
           S3FaultInterceptor.injected(),
           storage.missingVersions(prefix, read.version()),

@@ -14,6 +14,7 @@ import java.util.Set;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.testutils.junit.SharedObjectsExtension;
+import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -107,5 +108,48 @@ class UpsertInJobCompactionITCase {
     }
     assertThat(rewrites).as("versions with a writer's rewrite").isGreaterThan(2);
     assertThat(DeltaTableReader.fileCount(table)).isLessThan(streamed / 2);
+  }
+
+  /**
+   * A second job, at another parallelism and without state, on a table the first job's writers
+   * wrote: its writer subtask 0 finds files of its prefix holding keys it does not own, and leaves
+   * them alone instead of moving rows its index does not hold.
+   */
+  @Test
+  void aWriterLeavesAloneTheFilesOfItsPrefixThatHoldKeysOfOtherSubtasks() throws Exception {
+    String table = dir.resolve("rescaled-compacting").toUri().toString();
+    Changelog changelog = new Changelog(300);
+    long first = 3_000;
+    long second = 6_000;
+    run(table, changelog, 0, first, 2, false);
+    try (LogCapture logs = LogCapture.of("io.github.flinkdelta.sink", Level.INFO)) {
+      run(table, changelog, first, second, 3, true);
+      assertThat(logs.text())
+          .as("a writer met a file of its prefix with keys of other subtasks and left it")
+          .contains("holds keys of other writer subtasks")
+          .contains("hands on a compaction");
+    }
+    UpsertAssert.assertExact(table, changelog.expected(first + second));
+    UpsertAssert.assertNoVersionRepeatsAKey(table);
+  }
+
+  private static void run(
+      String table, Changelog changelog, long from, long count, int parallelism, boolean compact)
+      throws Exception {
+    StreamExecutionEnvironment env =
+        FLINK.job().parallelism(parallelism).checkpointEveryMillis(200).env();
+    changelog
+        .source(env, from, count, 1_000)
+        .sinkTo(
+            DeltaSink.builder()
+                .tablePath(table)
+                .rowType(Changelog.TYPE)
+                .primaryKey("id")
+                .partitionColumns("bucket")
+                .option(DeltaSinkOptions.COMPACTION_ENABLED, compact)
+                .option(DeltaSinkOptions.COMPACTION_TRIGGER_COMMITS, 2)
+                .option(DeltaSinkOptions.COMPACTION_MIN_INPUT_FILES, 2)
+                .build());
+    env.execute("upserts at parallelism " + parallelism);
   }
 }

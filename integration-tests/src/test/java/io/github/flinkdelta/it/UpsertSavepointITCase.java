@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * parallelism: the key index lives in keyed state and moves with its keys, so after each rescale
  * every key's next change still finds (and deletes) the row the key had; the app id lives in state,
  * so every job commits under the first job's. An older savepoint restored under a new app id stops
- * before it could leave a key twice.
+ * before it could leave a key twice. The writers compact their own files all along.
  */
 class UpsertSavepointITCase {
 
@@ -81,6 +81,14 @@ class UpsertSavepointITCase {
       // writers of phases 2 and 3 took their index from the savepoints.
       assertThat(logs.text().split("read the keys of", -1)).hasSize(3);
     }
+    assertThat(
+            DeltaLogFiles.versions(table).stream()
+                .filter(
+                    version ->
+                        DeltaLogFiles.actions(table, version, "remove").stream()
+                            .anyMatch(remove -> !remove.get("dataChange").asBoolean())))
+        .as("versions with a writer's rewrite")
+        .isNotEmpty();
 
     UpsertAssert.assertExact(table, changelog.expected(CHANGES));
     assertThat(atSavepoint1).isGreaterThanOrEqualTo(PHASE_ROWS);
@@ -159,6 +167,9 @@ class UpsertSavepointITCase {
             .rowType(Changelog.TYPE)
             .primaryKey("id")
             .partitionColumns("bucket")
+            .option(DeltaSinkOptions.COMPACTION_ENABLED, true)
+            .option(DeltaSinkOptions.COMPACTION_TRIGGER_COMMITS, 2)
+            .option(DeltaSinkOptions.COMPACTION_MIN_INPUT_FILES, 2)
             .uidPrefix("delta-sink");
     if (appId != null) {
       sink.option(DeltaSinkOptions.APP_ID, appId);
