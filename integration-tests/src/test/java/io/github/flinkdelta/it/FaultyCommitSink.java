@@ -42,7 +42,16 @@ final class FaultyCommitSink extends SinkCompat<RowData>
     /** As {@link #BEFORE_COMMIT}, for the first checkpoints that delete rows of earlier ones. */
     BEFORE_DELETING_COMMITTED_ROWS,
     /** As {@link #AFTER_COMMIT}, for the first checkpoints that delete rows of earlier ones. */
-    AFTER_DELETING_COMMITTED_ROWS
+    AFTER_DELETING_COMMITTED_ROWS,
+    /**
+     * As {@link #BEFORE_COMMIT}, once, in whichever attempt, for the first checkpoint that commits
+     * a writer's compaction.
+     */
+    BEFORE_COMMITTING_REWRITE,
+    /**
+     * As {@link #AFTER_COMMIT}, once, for the first checkpoint that commits a writer's compaction.
+     */
+    AFTER_COMMITTING_REWRITE
   }
 
   private final DeltaSink delegate;
@@ -85,7 +94,10 @@ final class FaultyCommitSink extends SinkCompat<RowData>
       public void commit(Collection<CommitRequest<DeltaCommittable>> requests)
           throws IOException, InterruptedException {
         boolean fail = faulty && requests.stream().anyMatch(r -> selected(r.getCommittable()));
-        boolean before = when != When.AFTER_COMMIT && when != When.AFTER_DELETING_COMMITTED_ROWS;
+        boolean before =
+            when != When.AFTER_COMMIT
+                && when != When.AFTER_DELETING_COMMITTED_ROWS
+                && when != When.AFTER_COMMITTING_REWRITE;
         if (fail && before) {
           injected.fire();
           throw new IllegalStateException("Injected failure before the Delta commit");
@@ -116,6 +128,8 @@ final class FaultyCommitSink extends SinkCompat<RowData>
         committable.files().forEach(file -> own.add(FileIds.of(file.path())));
         yield committable.deletes().byFile().keySet().stream().anyMatch(id -> !own.contains(id));
       }
+      case BEFORE_COMMITTING_REWRITE, AFTER_COMMITTING_REWRITE ->
+          injected.count() == 0 && !committable.deletes().rewrittenInputs().isEmpty();
     };
   }
 

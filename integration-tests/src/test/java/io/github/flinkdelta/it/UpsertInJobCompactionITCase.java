@@ -18,15 +18,18 @@ import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A streaming upsert job that compacts its table while it runs: each writer subtask rewrites its
  * own files and moves its key index in the checkpoint that commits the rewrite. Through task
- * failures, on a table whose keys move between partitions, the table ends equal to the changelog's
- * reference map with each key once in every version; the writers' rewrites landed (removes and adds
- * with {@code dataChange = false}) in the stream's own commits, no file a rewrite removed is added
- * again, the sink never had to rebuild its index, and the table holds far fewer files than the
- * stream wrote.
+ * failures (which also kill compactions in flight) and a failure of the first commit that carries a
+ * rewrite, before or after it landed, on a table whose keys move between partitions, the table ends
+ * equal to the changelog's reference map with each key once in every version; the writers' rewrites
+ * landed (removes and adds with {@code dataChange = false}) in the stream's own commits, no file a
+ * rewrite removed is added again, the sink never had to rebuild its index, and the table holds far
+ * fewer files than the stream wrote.
  */
 class UpsertInJobCompactionITCase {
 
@@ -37,11 +40,16 @@ class UpsertInJobCompactionITCase {
 
   @TempDir Path dir;
 
-  @Test
-  void writersCompactingTheirOwnFilesThroughFailuresKeepTheLastValueOfEveryKey() throws Exception {
+  @ParameterizedTest
+  @EnumSource(
+      value = FaultyCommitSink.When.class,
+      names = {"BEFORE_COMMITTING_REWRITE", "AFTER_COMMITTING_REWRITE"})
+  void writersCompactingTheirOwnFilesThroughFailuresKeepTheLastValueOfEveryKey(
+      FaultyCommitSink.When commitFault) throws Exception {
     String table = dir.resolve("compacting-upserts").toUri().toString();
     Changelog changelog = new Changelog(300);
     FaultCounter taskFailures = FaultCounter.in(shared);
+    FaultCounter commitFailures = FaultCounter.in(shared);
     StreamExecutionEnvironment env =
         FLINK.job().parallelism(2).checkpointEveryMillis(200).restarts(10).env();
     changelog
@@ -50,18 +58,26 @@ class UpsertInJobCompactionITCase {
         .setParallelism(1)
         .returns(InternalTypeInfo.of(Changelog.TYPE))
         .sinkTo(
-            DeltaSink.builder()
-                .tablePath(table)
-                .rowType(Changelog.TYPE)
-                .primaryKey("id")
-                .partitionColumns("bucket")
-                .option(DeltaSinkOptions.COMPACTION_ENABLED, true)
-                .option(DeltaSinkOptions.COMPACTION_TRIGGER_COMMITS, 3)
-                .option(DeltaSinkOptions.COMPACTION_MIN_INPUT_FILES, 2)
-                .build());
+            new FaultyCommitSink(
+                DeltaSink.builder()
+                    .tablePath(table)
+                    .rowType(Changelog.TYPE)
+                    .primaryKey("id")
+                    .partitionColumns("bucket")
+                    .option(DeltaSinkOptions.COMPACTION_ENABLED, true)
+                    .option(DeltaSinkOptions.COMPACTION_TRIGGER_COMMITS, 3)
+                    .option(DeltaSinkOptions.COMPACTION_MIN_INPUT_FILES, 2)
+                    .build(),
+                commitFailures,
+                commitFault,
+                Integer.MAX_VALUE,
+                1));
     env.execute("upserts compacting their own files");
 
     assertThat(taskFailures.count()).as("task failures injected").isEqualTo(2);
+    assertThat(commitFailures.count())
+        .as("failures of the commit of a writer's compaction injected")
+        .isEqualTo(1);
     UpsertAssert.assertExact(table, changelog.expected(CHANGES));
     UpsertAssert.assertNoVersionRepeatsAKey(table);
     assertThat(StaleIndex.in(DeltaLogFiles.snapshot(table).getTableProperties()))
