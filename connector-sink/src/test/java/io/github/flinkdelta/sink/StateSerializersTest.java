@@ -47,8 +47,8 @@ class StateSerializersTest {
     DeltaCommittableSerializer committables = new DeltaCommittableSerializer();
     DeltaWriteResultSerializer results = new DeltaWriteResultSerializer();
     DeltaWriteResult result = new DeltaWriteResult(COMMITTABLE.files());
-    assertThat(committables.getVersion()).isEqualTo(5);
-    assertThat(results.getVersion()).isEqualTo(5);
+    assertThat(committables.getVersion()).isEqualTo(6);
+    assertThat(results.getVersion()).isEqualTo(6);
 
     assertThat(committables.deserialize(3, golden("delta-committable-v3.bin")))
         .isEqualTo(COMMITTABLE);
@@ -56,6 +56,31 @@ class StateSerializersTest {
     assertThat(committables.deserialize(4, committables.serialize(COMMITTABLE)))
         .isEqualTo(COMMITTABLE);
     assertThat(results.deserialize(4, results.serialize(result))).isEqualTo(result);
+  }
+
+  @Test
+  void version5StateEndsBeforeTheRewritesAndStillDecodes() throws IOException {
+    DeltaCommittableSerializer committables = new DeltaCommittableSerializer();
+    FileDeletes deletes = new FileDeletes();
+    deletes.add(7, 3);
+    deletes.addDeletedKey("k");
+    DeltaCommittable withDeletes =
+        new DeltaCommittable(COMMITTABLE.appId(), 9, COMMITTABLE.files(), deletes);
+    byte[] current = committables.serialize(withDeletes);
+    // Version 5 is version 6 without the two counts of rewritten files at the end.
+    byte[] version5 = java.util.Arrays.copyOf(current, current.length - 8);
+    assertThat(committables.deserialize(5, version5)).isEqualTo(withDeletes);
+
+    FileDeletes rewritten = new FileDeletes();
+    rewritten.addRewrite(List.of(1L, 2L), List.of(3L));
+    rewritten.add(3, 0);
+    DeltaCommittable withRewrite =
+        new DeltaCommittable(COMMITTABLE.appId(), 10, COMMITTABLE.files(), rewritten);
+    DeltaCommittable read =
+        committables.deserialize(committables.getVersion(), committables.serialize(withRewrite));
+    assertThat(read).isEqualTo(withRewrite);
+    assertThat(read.deletes().rewrittenInputs()).containsExactly(1L, 2L);
+    assertThat(read.isEmpty()).isFalse();
   }
 
   @Test
@@ -162,11 +187,11 @@ class StateSerializersTest {
     byte[] committable = new DeltaCommittableSerializer().serialize(COMMITTABLE);
     byte[] result =
         new DeltaWriteResultSerializer().serialize(new DeltaWriteResult(COMMITTABLE.files()));
-    for (int version : new int[] {1, 2, 6, 7}) {
+    for (int version : new int[] {1, 2, 7, 8}) {
       assertThatThrownBy(() -> new DeltaCommittableSerializer().deserialize(version, committable))
           .isInstanceOf(IOException.class)
           .hasMessageContaining("Delta committable state version " + version)
-          .hasMessageContaining("reads versions 3 to 5")
+          .hasMessageContaining("reads versions 3 to 6")
           .hasMessageContaining("Restore with the connector version that wrote it");
       assertThatThrownBy(() -> new DeltaWriteResultSerializer().deserialize(version, result))
           .isInstanceOf(IOException.class)

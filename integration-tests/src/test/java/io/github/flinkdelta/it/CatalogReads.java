@@ -3,11 +3,14 @@ package io.github.flinkdelta.it;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.Snapshot;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.types.FieldMetadata;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterator;
 import io.github.flinkdelta.core.catalog.SnapshotSource;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
@@ -63,8 +66,31 @@ final class CatalogReads {
     try (SnapshotSource snapshots = locator.snapshots(conf)) {
       Snapshot snapshot = snapshots.latest(engine);
       return new Read(
-          DeltaTableReader.read(engine, snapshot), snapshot.getVersion(), snapshot.getSchema());
+          DeltaTableReader.read(engine, snapshot),
+          snapshot.getVersion(),
+          snapshot.getSchema(),
+          dataFiles(engine, snapshot));
     }
+  }
+
+  /** The paths of the snapshot's data files, as its add actions name them. */
+  private static List<String> dataFiles(Engine engine, Snapshot snapshot) {
+    List<String> paths = new ArrayList<>();
+    try (CloseableIterator<FilteredColumnarBatch> batches =
+        snapshot.getScanBuilder().build().getScanFiles(engine)) {
+      while (batches.hasNext()) {
+        try (CloseableIterator<Row> files = batches.next().getRows()) {
+          while (files.hasNext()) {
+            Row file = files.next();
+            Row add = file.getStruct(file.getSchema().indexOf("add"));
+            paths.add(add.getString(add.getSchema().indexOf("path")));
+          }
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return paths;
   }
 
   /** The columns the catalog lists for the table ({@code GET /tables/{name}}). */
@@ -111,5 +137,5 @@ final class CatalogReads {
     return described;
   }
 
-  record Read(List<List<Object>> rows, long version, StructType schema) {}
+  record Read(List<List<Object>> rows, long version, StructType schema, List<String> dataFiles) {}
 }

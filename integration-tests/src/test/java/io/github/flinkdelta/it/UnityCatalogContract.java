@@ -92,7 +92,7 @@ abstract class UnityCatalogContract {
   }
 
   @Test
-  void upsertsIntoAManagedTableKeepOneRowPerKeyThroughTaskFailures() throws Exception {
+  void upsertsIntoAManagedTableKeepOneRowPerKeyThroughTaskFailuresWhileTheWritersCompact() throws Exception {
     String table =
         catalog()
             + "."
@@ -115,12 +115,20 @@ abstract class UnityCatalogContract {
                 .partitionColumns("bucket")
                 .primaryKey("id")
                 .hadoopOptions(storageOptions())
+                // The writers compact their own files, through catalog commits too.
+                .option(DeltaSinkOptions.COMPACTION_ENABLED, true)
+                .option(DeltaSinkOptions.COMPACTION_TRIGGER_COMMITS, 2)
+                .option(DeltaSinkOptions.COMPACTION_MIN_INPUT_FILES, 2)
                 .build());
     env.execute("contract: upserts");
 
     assertThat(injected.count()).isEqualTo(2);
-    assertThat(CatalogReads.read(connection(), table, storageOptions()).rows())
+    CatalogReads.Read read = CatalogReads.read(connection(), table, storageOptions());
+    assertThat(read.rows())
         .containsExactlyInAnyOrderElementsOf(Changelog.rows(changelog.expected(changes)));
+    assertThat(read.dataFiles())
+        .as("files a writer's compaction wrote, in the catalog's latest version")
+        .anyMatch(path -> path.contains("-compacted-"));
   }
 
   @Test
