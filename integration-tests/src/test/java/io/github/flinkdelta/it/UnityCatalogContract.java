@@ -92,7 +92,8 @@ abstract class UnityCatalogContract {
   }
 
   @Test
-  void upsertsIntoAManagedTableKeepOneRowPerKeyThroughTaskFailuresWhileTheWritersCompact() throws Exception {
+  void upsertsIntoAManagedTableKeepOneRowPerKeyThroughTaskFailuresWhileTheWritersCompact()
+      throws Exception {
     String table =
         catalog()
             + "."
@@ -102,8 +103,9 @@ abstract class UnityCatalogContract {
     Changelog changelog = new Changelog(200);
     long changes = 4_000;
     StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(150).restarts(4).env();
+    // Slow enough for a few dozen checkpoints, so that the writers' compactions land.
     changelog
-        .source(env, 0, changes, 4_000)
+        .source(env, 0, changes, 1_000)
         .map(new FailingMapper(injected, 2, 1_500))
         .setParallelism(1)
         .returns(InternalTypeInfo.of(Changelog.TYPE))
