@@ -144,7 +144,8 @@ abstract class UnityCatalogContract {
     String appId = "contract-" + UUID.randomUUID();
     long count = 2_000;
     StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(150).restarts(4).env();
-    TestRows.source(env, count, 2_000, BUCKETS)
+    // Slow enough for a dozen commits, so that a compaction started in the job lands in it.
+    TestRows.source(env, count, 500, BUCKETS)
         .map(new FailingMapper(injected, 1, 400))
         .sinkTo(
             DeltaSink.builder()
