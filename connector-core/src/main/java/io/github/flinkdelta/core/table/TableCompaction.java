@@ -30,14 +30,12 @@ import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.upsert.MovedRowConsumer;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.DataFiles;
-import io.github.flinkdelta.core.write.FileIds;
 import io.github.flinkdelta.core.write.FileLayout;
 import io.github.flinkdelta.core.write.FileWriteOptions;
 import io.github.flinkdelta.core.write.PartitionedDataWriter;
 import io.github.flinkdelta.core.write.RowLocation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -341,14 +339,13 @@ final class TableCompaction {
     Scan scan = snapshot.getScanBuilder().withReadSchema(schema).build();
     Row scanState = scan.getScanState(engine);
     StructType physical = ScanStateRow.getPhysicalDataReadSchema(scanState);
-    URI root = URI.create(snapshot.getPath());
     String prefix = scope.prefix() + "-" + UUID.randomUUID();
     try (PartitionedDataWriter writer =
         new PartitionedDataWriter(layout, conf, snapshot.getPath(), writeOptions, prefix, false)) {
-      for (Row scanFile : plan.scanFiles()) {
-        Row add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
-        long fileId =
-            FileIds.of(FileIds.relativePath(add.getString(add.getSchema().indexOf("path")), root));
+      for (int f = 0; f < plan.scanFiles().size(); f++) {
+        Row scanFile = plan.scanFiles().get(f);
+        // The plan lists each file's entry beside its scan row.
+        long fileId = plan.removed().get(f).id();
         try (CloseableIterator<FilteredColumnarBatch> logical =
             ScanFileRows.read(engine, scanState, physical, scanFile)) {
           while (logical.hasNext()) {
