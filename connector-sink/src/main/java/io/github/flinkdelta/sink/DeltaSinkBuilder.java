@@ -307,7 +307,8 @@ public final class DeltaSinkBuilder {
             options.get(DeltaSinkOptions.DISTRIBUTION),
             options.getOptional(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL).orElse(null),
             key,
-            compaction),
+            compaction,
+            options.get(DeltaSinkOptions.UPSERT_KEY_INDEX)),
         uidPrefix);
   }
 }

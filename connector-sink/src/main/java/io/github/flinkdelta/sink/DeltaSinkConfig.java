@@ -29,6 +29,7 @@ import org.apache.hadoop.conf.Configuration;
  * @param primaryKey the table's primary key, with which the sink takes upserts and deletes; null
  *     for a sink that appends
  * @param compaction how the sink compacts the table while it streams; null for not at all
+ * @param keyIndex where the writers of a sink with a primary key keep their key index
  */
 @Internal
 public record DeltaSinkConfig(
@@ -41,7 +42,8 @@ public record DeltaSinkConfig(
     DeltaSinkOptions.Distribution distribution,
     Integer deltaCheckpointInterval,
     KeyColumns primaryKey,
-    Compaction compaction)
+    Compaction compaction,
+    DeltaSinkOptions.KeyIndex keyIndex)
     implements Serializable {
 
   /** In-job compaction: what a run rewrites, and when runs start. */
@@ -52,6 +54,7 @@ public record DeltaSinkConfig(
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(layout, "layout");
     Objects.requireNonNull(writeOptions, "writeOptions");
+    Objects.requireNonNull(keyIndex, "keyIndex");
     hadoopOptions = Map.copyOf(hadoopOptions);
   }
 

@@ -1,9 +1,6 @@
 package io.github.flinkdelta.sink;
 
-import io.github.flinkdelta.core.table.DeltaTable;
-import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.upsert.FileDeletes;
-import io.github.flinkdelta.core.upsert.IndexEntries;
 import io.github.flinkdelta.core.upsert.StaleIndex;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.DataFiles;
@@ -12,17 +9,13 @@ import io.github.flinkdelta.core.write.PartitionedDataWriter;
 import io.github.flinkdelta.core.write.RowLocation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
-import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
 import org.apache.flink.api.common.typeutils.base.array.LongPrimitiveArraySerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -40,16 +33,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The writer of an upsert sink: a keyed operator (rows arrive keyed by their primary key) that
- * writes each new value into an open data file and keeps, in keyed state, an index from every key
- * to its live row (file id and row position). A row that replaces a key, or deletes it, marks the
- * key's previous row deleted; at each checkpoint barrier the operator completes its files and hands
- * files and deletes to the sink's writer as one {@link DeltaWriteResult}, which the committer
- * commits with deletion vectors.
+ * writes each new value into an open data file and keeps an index from every key to its live row
+ * (file id and row position), in keyed state ({@link UpsertKeyIndex}: on the heap per key group, or
+ * in the state backend). A row that replaces a key, or deletes it, marks the key's previous row
+ * deleted; at each checkpoint barrier the operator completes its files and hands files and deletes
+ * to the sink's writer as one {@link DeltaWriteResult}, which the committer commits with deletion
+ * vectors.
  *
  * <p>Why a keyed operator before the Sink V2 writer: a sink writer has no keyed state, and only
- * keyed state moves with its keys when the job is rescaled, so only it keeps the index exact at any
- * parallelism. The operator is the file writer itself because the index needs each row's position
- * at the moment it is written.
+ * keyed state (raw or managed) moves with its keys when the job is rescaled, so only it keeps the
+ * index exact at any parallelism. The operator is the file writer itself because the index needs
+ * each row's position at the moment it is written.
  *
  * <p>Exactly once: the index in a checkpoint points into files that the same checkpoint's
  * committable commits (or that are in the table already); a restore from an earlier checkpoint
@@ -61,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * committer settles the checkpoint's deletes by key and leaves a {@link StaleIndex} mark in the
  * table; the job then restarts, and on restore each subtask that finds the mark newer than its
  * index waits until the table holds the restored checkpoint's commits and reads the table's keys
- * anew into a new generation of the index (entries of earlier generations count as absent).
+ * anew into a new, empty generation of the index.
  */
 final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
     implements OneInputStreamOperator<RowData, RowData>, BoundedOneInput {
@@ -69,13 +63,15 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(UpsertWriterOperator.class);
 
-  /** How long a rebuild waits for the committer to replay the restored checkpoint's commits. */
-  private static final Duration REBUILD_WAIT = Duration.ofMinutes(10);
-
   private final DeltaSinkConfig config;
 
+  /** Where the index's entries live, as the operator state records it. */
+  private static final long IN_BACKEND = 0;
+
+  private static final long HEAP = 1;
+
   private transient PartitionedDataWriter files;
-  private transient ValueState<byte[]> index;
+  private transient UpsertKeyIndex index;
   private transient ListState<Long> indexBuilt;
   private transient long indexVersion;
 
@@ -101,13 +97,6 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
   @Override
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
-    // The runtime context gets its keyed state store only after this method.
-    index =
-        context
-            .getKeyedStateStore()
-            .getState(
-                new ValueStateDescriptor<>(
-                    "delta-upsert-index", BytePrimitiveArraySerializer.INSTANCE));
     indexBuilt =
         context
             .getOperatorStateStore()
@@ -126,16 +115,47 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
     }
     rebuiltAt = -1;
     lastResult = -1;
+    boolean restoredOnHeap = false;
     for (long[] rebuild : rebuilds.get()) {
       generation = Math.max(generation, rebuild[0]);
       rebuiltAt = Math.max(rebuiltAt, rebuild[1]);
       lastResult = Math.max(lastResult, rebuild[2]);
+      // State of connector versions before the heap index has three fields.
+      restoredOnHeap |= rebuild.length > 3 && rebuild[3] == HEAP;
     }
+    index =
+        loader()
+            .open(
+                getKeyedStateBackend(),
+                context.getRawKeyedStateInputs(),
+                indexVersion >= 0,
+                restoredOnHeap,
+                generation);
     if (indexVersion < 0) {
       buildIndex();
     } else if (context.getRestoredCheckpointId().isPresent()) {
       rebuildIfStale(context.getRestoredCheckpointId().getAsLong());
     }
+  }
+
+  private int maxParallelism() {
+    return getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
+  }
+
+  private KeyGroupRange keyGroupRange() {
+    return KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+        maxParallelism(),
+        getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
+        getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
+  }
+
+  /**
+   * Always: the heap index writes raw keyed state, and a restored checkpoint may hold that of a
+   * heap index whichever kind is configured now. Flink asks before the state backend exists.
+   */
+  @Override
+  protected boolean isUsingCustomRawKeyedState() {
+    return true;
   }
 
   /**
@@ -144,87 +164,25 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
    * the table go into a new generation.
    */
   private void rebuildIfStale(long restoredCheckpoint) throws InterruptedException {
-    try (var loader = ConnectorClassLoader.enter();
-        DeltaTable table = DeltaTable.open(TableRequest.of(config.table(), config.hadoopConf()))) {
-      StaleIndex mark = StaleIndex.in(table.snapshot().getTableProperties()).orElse(null);
-      if (mark == null || mark.checkpointId() <= rebuiltAt) {
-        return;
-      }
-      LOG.info(
-          "Delta upsert writer {} of {} rebuilds its key index: the sink settled stale deletes at"
-              + " checkpoint {}",
-          getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-          config.tableName(),
-          mark.checkpointId());
-      awaitCommitted(table, mark.appId(), lastResult);
+    if (!loader().awaitStale(rebuiltAt, lastResult)) {
+      return;
     }
     generation++;
+    index.startGeneration(generation);
     rebuiltAt = restoredCheckpoint;
     buildIndex();
   }
 
-  /**
-   * Waits until {@code table} holds the commit of checkpoint {@code checkpoint} of {@code appId}.
-   */
-  private void awaitCommitted(DeltaTable table, String appId, long checkpoint)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + REBUILD_WAIT.toNanos();
-    while (table.transactionVersion(appId) < checkpoint) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(
-            SinkErrors.rebuildTimedOut(
-                config.tableName(), appId, checkpoint, table.transactionVersion(appId)));
-      }
-      Thread.sleep(200);
-      table.reload();
-    }
+  private void buildIndex() {
+    indexVersion = loader().readTable(index, deletes);
   }
 
-  /** Reads the keys of the table's live rows into the index, those of this subtask's key groups. */
-  private void buildIndex() {
-    int maxParallelism = getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
-    KeyGroupRange range =
-        KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
-            maxParallelism,
-            getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
-            getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
-    long started = System.nanoTime();
-    long[] counts = new long[2];
-    try (var loader = ConnectorClassLoader.enter();
-        DeltaTable table = DeltaTable.open(TableRequest.of(config.table(), config.hadoopConf()))) {
-      indexVersion = table.snapshot().getVersion();
-      counts[0] =
-          table.scanKeys(
-              config.primaryKey(),
-              (key, fileId, position) -> {
-                if (!range.contains(
-                    KeyGroupRangeAssignment.assignToKeyGroup(key, maxParallelism))) {
-                  return;
-                }
-                setCurrentKey(key);
-                try {
-                  byte[] previous = entry();
-                  if (previous != null) {
-                    // The table holds the key twice: one row stays, the next commit deletes the
-                    // others.
-                    deletes.addUnkeyed(
-                        IndexEntries.fileId(previous), IndexEntries.position(previous));
-                    counts[1]++;
-                  }
-                  index.update(IndexEntries.encode(fileId, position, generation));
-                } catch (IOException e) {
-                  throw new IllegalStateException("Cannot build the key index", e);
-                }
-              });
-    }
-    LOG.info(
-        "Delta upsert writer {} of {} read the keys of {} rows of version {} in {} ms{}",
+  private KeyIndexLoader loader() {
+    return new KeyIndexLoader(
+        config,
         getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-        config.tableName(),
-        counts[0],
-        indexVersion,
-        (System.nanoTime() - started) / 1_000_000,
-        counts[1] == 0 ? "" : "; " + counts[1] + " rows repeat a key and will be deleted");
+        keyGroupRange(),
+        maxParallelism());
   }
 
   @Override
@@ -264,35 +222,30 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
   @Override
   public void processElement(StreamRecord<RowData> element) throws Exception {
     RowData row = element.getValue();
-    byte[] previous = entry();
+    String key = (String) getCurrentKey();
+    RowLocation previous = index.get(key);
     switch (row.getRowKind()) {
       case INSERT, UPDATE_AFTER -> {
         if (previous != null) {
-          deletes.add(IndexEntries.fileId(previous), IndexEntries.position(previous));
+          deletes.add(previous.fileId(), previous.position());
         }
         RowLocation location;
         try (var loader = ConnectorClassLoader.enter()) {
           location = files.append(row);
         }
-        index.update(IndexEntries.encode(location.fileId(), location.position(), generation));
+        index.put(key, location);
         metrics.recordWritten();
       }
       case DELETE, UPDATE_BEFORE -> {
         // An UPDATE_BEFORE retracts the key's row; the UPDATE_AFTER that follows writes it anew.
         if (previous != null) {
-          deletes.add(IndexEntries.fileId(previous), IndexEntries.position(previous));
-          deletes.addDeletedKey((String) getCurrentKey());
-          index.clear();
+          deletes.add(previous.fileId(), previous.position());
+          deletes.addDeletedKey(key);
+          index.remove(key);
           deleted.inc();
         }
       }
     }
-  }
-
-  /** The current key's entry, or null when it has none of this generation. */
-  private byte[] entry() throws IOException {
-    byte[] entry = index.value();
-    return entry == null || IndexEntries.generation(entry) != generation ? null : entry;
   }
 
   @Override
@@ -306,6 +259,12 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
   @Override
   public void endInput() throws Exception {
     handOver();
+    // Nothing may follow the last hand-over: the sink's writer has seen the end of its input too.
+    // A compaction still running is dropped, its files left for a vacuum.
+    if (compaction != null) {
+      compaction.close();
+      compaction = null;
+    }
   }
 
   /**
@@ -354,13 +313,12 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
         .moved()
         .forEach(
             (key, fromFile, fromPosition, to) -> {
-              setCurrentKey(key);
               try {
-                byte[] current = entry();
+                RowLocation current = index.get(key);
                 if (current != null
-                    && IndexEntries.fileId(current) == fromFile
-                    && IndexEntries.position(current) == fromPosition) {
-                  index.update(IndexEntries.encode(to.fileId(), to.position(), generation));
+                    && current.fileId() == fromFile
+                    && current.position() == fromPosition) {
+                  index.put(key, to);
                 } else {
                   deletes.add(to.fileId(), to.position());
                   dead[0]++;
@@ -391,7 +349,12 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
     indexBuilt.update(List.of(indexVersion));
-    rebuilds.update(List.of(new long[] {generation, rebuiltAt, lastResult}));
+    rebuilds.update(
+        List.of(
+            new long[] {
+              generation, rebuiltAt, lastResult, index instanceof HeapKeyIndex ? HEAP : IN_BACKEND
+            }));
+    index.snapshotState(context);
   }
 
   @Override

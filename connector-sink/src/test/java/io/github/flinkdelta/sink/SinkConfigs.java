@@ -43,6 +43,7 @@ final class SinkConfigs {
         options.get(DeltaSinkOptions.DISTRIBUTION),
         options.getOptional(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL).orElse(null),
         null,
-        null);
+        null,
+        options.get(DeltaSinkOptions.UPSERT_KEY_INDEX));
   }
 }

@@ -2,14 +2,18 @@ package io.github.flinkdelta.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.config.DeltaSinkOptions.KeyIndex;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.core.upsert.StaleIndex;
 import io.github.flinkdelta.sink.DeltaSink;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
@@ -17,7 +21,8 @@ import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Another writer rewrites or removes a data file under a running upsert job, or deletes a row of it
@@ -50,11 +55,22 @@ class UpsertConcurrentRewriteITCase {
     DELETES_THE_ROW_OF
   }
 
-  @ParameterizedTest(name = "another writer {0} the file of the next change's key")
-  @EnumSource(OtherWriter.class)
+  /**
+   * Every kind of change by the other writer with the default (heap) index, and one with the index
+   * in the state backend, whose rebuild starts a new generation of entries instead of emptying
+   * maps.
+   */
+  static Stream<Arguments> cases() {
+    return Stream.concat(
+        Arrays.stream(OtherWriter.values()).map(other -> Arguments.of(other, KeyIndex.AUTO)),
+        Stream.of(Arguments.of(OtherWriter.DELETES_THE_ROW_OF, KeyIndex.STATE_BACKEND)));
+  }
+
+  @ParameterizedTest(name = "another writer {0} the file of the next change's key, index {1}")
+  @MethodSource("cases")
   void aCommitDeletingRowsAnotherWriterChangedSettlesThemByKeyAndTheWritersRebuildTheirIndex(
-      OtherWriter other) throws Exception {
-    String table = dir.resolve("rewritten-" + other).toUri().toString();
+      OtherWriter other, KeyIndex index) throws Exception {
+    String table = dir.resolve("rewritten-" + other + "-" + index).toUri().toString();
     long gateAt = gateWhereTheNextChangeHitsALiveKey(3_000);
     SourceGate gate = SourceGate.in(shared);
     Attempts attempts = Attempts.in(shared);
@@ -70,7 +86,7 @@ class UpsertConcurrentRewriteITCase {
         .map(attempts.probe())
         .setParallelism(1)
         .returns(InternalTypeInfo.of(Changelog.TYPE))
-        .sinkTo(sink(table));
+        .sinkTo(sink(table, index));
     JobClient job = env.executeAsync("upserts, another writer " + other);
 
     // Every change before the gate is committed, and nothing more comes until it opens.
@@ -146,7 +162,12 @@ class UpsertConcurrentRewriteITCase {
         .orElseThrow(() -> new AssertionError("no data file of " + table + " holds " + row));
   }
 
-  private static DeltaSink sink(String table) {
-    return DeltaSink.builder().tablePath(table).rowType(Changelog.TYPE).primaryKey("id").build();
+  private static DeltaSink sink(String table, KeyIndex index) {
+    return DeltaSink.builder()
+        .tablePath(table)
+        .rowType(Changelog.TYPE)
+        .primaryKey("id")
+        .option(DeltaSinkOptions.UPSERT_KEY_INDEX, index)
+        .build();
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.config.DeltaSinkOptions.KeyIndex;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.DeltaSinkBuilder;
@@ -23,10 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Upsert jobs stopped with a savepoint and resubmitted from it under a new job id, at another
- * parallelism: the key index lives in keyed state and moves with its keys, so after each rescale
- * every key's next change still finds (and deletes) the row the key had; the app id lives in state,
- * so every job commits under the first job's. An older savepoint restored under a new app id stops
- * before it could leave a key twice. The writers compact their own files all along.
+ * parallelism: the key index lives in keyed state (on the heap per key group, or in the state
+ * backend) and moves with its keys, so after each rescale every key's next change still finds (and
+ * deletes) the row the key had; the app id lives in state, so every job commits under the first
+ * job's. An older savepoint restored under a new app id stops before it could leave a key twice.
+ * The writers compact their own files all along.
  */
 class UpsertSavepointITCase {
 
@@ -44,6 +46,21 @@ class UpsertSavepointITCase {
 
   @Test
   void rescalingUpThenDownThroughSavepointsUnderNewJobIdsKeepsOneRowPerKey() throws Exception {
+    rescaleThroughSavepoints(List.of(KeyIndex.AUTO, KeyIndex.AUTO, KeyIndex.AUTO));
+  }
+
+  /**
+   * The index kind changes at each restore, with the parallelism: the entries restored into the
+   * other kind move over, from the state backend to the heap and back.
+   */
+  @Test
+  void switchingTheKeyIndexBetweenStateBackendAndHeapAtARescaleKeepsOneRowPerKey()
+      throws Exception {
+    rescaleThroughSavepoints(
+        List.of(KeyIndex.STATE_BACKEND, KeyIndex.HEAP, KeyIndex.STATE_BACKEND));
+  }
+
+  private void rescaleThroughSavepoints(List<KeyIndex> indexes) throws Exception {
     String table = dir.resolve("rescaled").toUri().toString();
     Path savepoints = dir.resolve("savepoints");
 
@@ -61,7 +78,7 @@ class UpsertSavepointITCase {
     try (LogCapture logs =
         LogCapture.of("io.github.flinkdelta.sink.UpsertWriterOperator", Level.INFO)) {
       // Phase 1 at parallelism 2, stopped with a savepoint once it checkpointed enough changes.
-      first = start(table, null, 2, gate1);
+      first = start(table, null, 2, gate1, null, indexes.get(0));
       Await.until(first, "phase 1 checkpointed " + PHASE_ROWS + " changes", gate1::closed);
       savepoint1 = Savepoints.stop(first, savepoints);
       atSavepoint1 = gate1.checkpointedRows();
@@ -69,17 +86,21 @@ class UpsertSavepointITCase {
       UpsertAssert.assertExact(table, changelog.expected(atSavepoint1));
 
       // Phase 2 at parallelism 4 from that savepoint, and phase 3 at parallelism 1 from phase 2's.
-      second = start(table, savepoint1, 4, gate2);
+      second = start(table, savepoint1, 4, gate2, null, indexes.get(1));
       Await.until(second, "phase 2 checkpointed " + PHASE_ROWS + " changes", gate2::closed);
       savepoint2 = Savepoints.stop(second, savepoints);
       atSavepoint2 = gate2.checkpointedRows();
       UpsertAssert.assertExact(table, changelog.expected(atSavepoint2));
 
-      third = start(table, savepoint2, 1, gate3);
+      third = start(table, savepoint2, 1, gate3, null, indexes.get(2));
       third.getJobExecutionResult().get(Await.HANG_GUARD.toMinutes(), TimeUnit.MINUTES);
       // Only phase 1's two writers, starting without state, read the table's keys; the restored
       // writers of phases 2 and 3 took their index from the savepoints.
       assertThat(logs.text().split("read the keys of", -1)).hasSize(3);
+      // A changed kind moves the entries at each restore: in phase 2's four writers, then in
+      // phase 3's one.
+      int moves = indexes.get(0) == indexes.get(1) ? 0 : 4 + 1;
+      assertThat(logs.text().split("moved its key index of", -1)).hasSize(moves + 1);
     }
     assertThat(
             DeltaLogFiles.versions(table).stream()
@@ -145,13 +166,14 @@ class UpsertSavepointITCase {
     UpsertAssert.assertNoVersionRepeatsAKey(table);
   }
 
-  private JobClient start(String table, String savepoint, int parallelism, PhaseGate gate)
+  private JobClient start(
+      String table, String savepoint, int parallelism, PhaseGate gate, String appId)
       throws Exception {
-    return start(table, savepoint, parallelism, gate, null);
+    return start(table, savepoint, parallelism, gate, appId, KeyIndex.AUTO);
   }
 
   private JobClient start(
-      String table, String savepoint, int parallelism, PhaseGate gate, String appId)
+      String table, String savepoint, int parallelism, PhaseGate gate, String appId, KeyIndex index)
       throws Exception {
     StreamExecutionEnvironment env =
         FLINK
@@ -170,6 +192,7 @@ class UpsertSavepointITCase {
             .option(DeltaSinkOptions.COMPACTION_ENABLED, true)
             .option(DeltaSinkOptions.COMPACTION_TRIGGER_COMMITS, 2)
             .option(DeltaSinkOptions.COMPACTION_MIN_INPUT_FILES, 2)
+            .option(DeltaSinkOptions.UPSERT_KEY_INDEX, index)
             .uidPrefix("delta-sink");
     if (appId != null) {
       sink.option(DeltaSinkOptions.APP_ID, appId);

@@ -121,6 +121,52 @@ public final class DeltaSinkOptions {
                   + " shuffle. Unpartitioned tables ignore it, and so does a sink with a primary"
                   + " key, whose rows always go by a hash of the key.");
 
+  /** Where an upsert sink's writers keep their key index. */
+  public enum KeyIndex {
+    /** On the heap with Flink's HashMap state backend, in the state backend with any other. */
+    AUTO("auto"),
+    /** Compact maps on the heap, written whole into every checkpoint. */
+    HEAP("heap"),
+    /** One value per key in the job's keyed state backend (on disk with RocksDB). */
+    STATE_BACKEND("state-backend");
+
+    private final String value;
+
+    KeyIndex(String value) {
+      this.value = value;
+    }
+
+    /**
+     * Whether the index lives on the heap under the keyed state backend of type {@code backend}
+     * (its {@code getBackendTypeIdentifier()}, e.g. {@code hashmap} or {@code rocksdb}).
+     */
+    public boolean onHeap(String backend) {
+      return this == HEAP || (this == AUTO && "hashmap".equals(backend));
+    }
+
+    /** The option's value, as SQL and the configuration spell it. */
+    @Override
+    public String toString() {
+      return value;
+    }
+  }
+
+  public static final ConfigOption<KeyIndex> UPSERT_KEY_INDEX =
+      ConfigOptions.key("sink.upsert.key-index")
+          .enumType(KeyIndex.class)
+          .defaultValue(KeyIndex.AUTO)
+          .withDescription(
+              "Where the writers of a sink with a primary key keep the index from each key to its"
+                  + " live row. 'heap' keeps compact maps on the heap (about 50 bytes per key plus"
+                  + " the key's bytes, no object per key) and writes them whole into every"
+                  + " checkpoint, per key group, so that they rescale with the keys; it is the"
+                  + " fastest, but the whole index must fit the task managers' heap."
+                  + " 'state-backend' keeps one value per key in the job's keyed state backend,"
+                  + " which with RocksDB lives on disk and can be checkpointed incrementally, for"
+                  + " key spaces larger than the heap. 'auto' chooses 'heap' with the HashMap"
+                  + " state backend and 'state-backend' with any other. A restore into the other"
+                  + " kind moves the restored entries over.");
+
   /** How the sink reconciles the rows' columns with the table's schema. */
   public enum SchemaEvolution {
     /** Any difference between the rows and the table fails the build, listed in one message. */

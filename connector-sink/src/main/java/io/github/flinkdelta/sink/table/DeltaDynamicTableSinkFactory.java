@@ -49,6 +49,7 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
           DeltaSinkOptions.COMPACTION_MIN_INPUT_FILES,
           DeltaSinkOptions.COMPACTION_MAX_BYTES_PER_RUN,
           DeltaSinkOptions.COMPACTION_DELETED_ROWS_RATIO,
+          DeltaSinkOptions.UPSERT_KEY_INDEX,
           FactoryUtil.SINK_PARALLELISM);
 
   @Override
