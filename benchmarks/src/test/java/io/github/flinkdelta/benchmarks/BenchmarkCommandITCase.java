@@ -108,8 +108,8 @@ class BenchmarkCommandITCase {
     assertThat(versions.values()).containsEntry("table_version", 60);
     assertThat(((Number) versions.values().get("job_commits")).intValue()).isPositive();
 
-    Figures soak = BenchmarkMain.child(SoakRun.class, "512m", work, "30", "2000");
-    assertThat(soak.values()).containsEntry("rows_landed", 60_000);
+    Figures soak = BenchmarkMain.child(SoakRun.class, "512m", work, "10", "2000");
+    assertThat(soak.values()).containsEntry("rows_landed", 20_000);
     assertThat((List<?>) soak.values().get("heap_mb_at_each_tenth")).hasSize(10);
     // A short run cannot show a trend; it only must not balloon.
     assertThat(((Number) soak.values().get("heap_max_after_warmup_mb")).doubleValue())

@@ -14,6 +14,7 @@ import org.apache.flink.runtime.state.KeyGroupRange;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.KeyGroupStatePartitionStreamProvider;
 import org.apache.flink.runtime.state.KeyedStateBackend;
+import org.apache.flink.runtime.state.heap.HeapKeyedStateBackend;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,16 +53,16 @@ record KeyIndexLoader(
       boolean restoredOnHeap,
       long generation)
       throws Exception {
-    boolean onHeap = config.keyIndex().onHeap(backend.getBackendTypeIdentifier());
+    boolean onHeap = config.keyIndex().onHeap(backend instanceof HeapKeyedStateBackend);
     if (backend instanceof AbstractKeyedStateBackend<?> timers
         && timers.requiresLegacySynchronousTimerSnapshots(CheckpointType.CHECKPOINT)) {
       // Such a backend writes its timers into the raw keyed state, which the writer uses.
       throw new IllegalStateException(
           String.format(
-              "The Delta sink for table %s with a primary key cannot run on the %s state backend"
+              "The Delta sink for table %s with a primary key cannot run on %s"
                   + " with its timers on the heap; keep the timers in the backend"
                   + " (state.backend.rocksdb.timer-service.factory: ROCKSDB, the default)",
-              config.tableName(), backend.getBackendTypeIdentifier()));
+              config.tableName(), backend.getClass().getSimpleName()));
     }
     KeyedStateKeyIndex keyed = KeyedStateKeyIndex.of(backend, generation);
     HeapKeyIndex heap = new HeapKeyIndex(range, maxParallelism);

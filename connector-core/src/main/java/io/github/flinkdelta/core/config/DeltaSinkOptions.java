@@ -137,11 +137,11 @@ public final class DeltaSinkOptions {
     }
 
     /**
-     * Whether the index lives on the heap under the keyed state backend of type {@code backend}
-     * (its {@code getBackendTypeIdentifier()}, e.g. {@code hashmap} or {@code rocksdb}).
+     * Whether the index lives on the heap, the job's keyed state backend being the HashMap one or
+     * not.
      */
-    public boolean onHeap(String backend) {
-      return this == HEAP || (this == AUTO && "hashmap".equals(backend));
+    public boolean onHeap(boolean hashMapBackend) {
+      return this == HEAP || (this == AUTO && hashMapBackend);
     }
 
     /** The option's value, as SQL and the configuration spell it. */
@@ -164,8 +164,9 @@ public final class DeltaSinkOptions {
                   + " 'state-backend' keeps one value per key in the job's keyed state backend,"
                   + " which with RocksDB lives on disk and can be checkpointed incrementally, for"
                   + " key spaces larger than the heap. 'auto' chooses 'heap' with the HashMap"
-                  + " state backend and 'state-backend' with any other. A restore into the other"
-                  + " kind moves the restored entries over.");
+                  + " state backend (not wrapped by the changelog state backend) and"
+                  + " 'state-backend' with any other. A restore into the other kind moves the"
+                  + " restored entries over.");
 
   /** How the sink reconciles the rows' columns with the table's schema. */
   public enum SchemaEvolution {

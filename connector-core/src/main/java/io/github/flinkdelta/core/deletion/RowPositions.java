@@ -170,6 +170,17 @@ public final class RowPositions {
     };
   }
 
+  /**
+   * An independent copy in its smallest form, for keeping: ranges of consecutive positions become
+   * runs. A file whose rows are nearly all deleted then costs a few bytes per live row rather than
+   * a bitmap of 8 KB per 65,536 rows.
+   */
+  public RowPositions compacted() {
+    RowPositions copy = copy();
+    copy.buckets.values().forEach(RoaringBitmap::runOptimize);
+    return copy;
+  }
+
   /** An independent copy. */
   public RowPositions copy() {
     RowPositions copy = new RowPositions();

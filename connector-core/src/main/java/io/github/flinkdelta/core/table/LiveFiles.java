@@ -138,7 +138,8 @@ final class LiveFiles {
     }
 
     /**
-     * The file with a new deletion vector of {@code rows}: its statistics are no longer tight
+     * The file with a new deletion vector of {@code rows}, kept {@link RowPositions#compacted
+     * compacted} (the committer holds one per live file): its statistics are no longer tight
      * bounds, and everything else stays.
      */
     LiveFile withVector(DeletionVectorDescriptor vector, RowPositions rows) {
@@ -153,7 +154,7 @@ final class LiveFiles {
           tags,
           baseRowId,
           defaultRowCommitVersion,
-          rows);
+          rows == null ? null : rows.compacted());
     }
 
     /** The add action of this entry, as a commit of it writes it. */

@@ -45,7 +45,13 @@ public final class IndexEntries {
     return at + 1 >= entry.length ? 0 : readVarint(entry, at + 1);
   }
 
-  private static int writeVarint(byte[] entry, int at, long value) {
+  /**
+   * Writes {@code value} as a variable-length integer (seven bits a byte, low bits first) at {@code
+   * at}.
+   *
+   * @return the index after it
+   */
+  static int writeVarint(byte[] entry, int at, long value) {
     long rest = value;
     while ((rest & ~0x7FL) != 0) {
       entry[at++] = (byte) ((rest & 0x7F) | 0x80);

@@ -147,11 +147,11 @@ public final class KeyLocations {
           buffer = new byte[most];
         }
       }
-      at = writeVarint(buffer, at, length);
+      at = IndexEntries.writeVarint(buffer, at, length);
       System.arraycopy(arena, keyOffsets[slot], buffer, at, length);
       at += length;
       LONGS.set(buffer, at, fileIds[slot]);
-      at = writeVarint(buffer, at + 8, positions[slot]);
+      at = IndexEntries.writeVarint(buffer, at + 8, positions[slot]);
     }
     out.write(buffer, 0, at);
   }
@@ -180,16 +180,6 @@ public final class KeyLocations {
         insert(hash, key, 0, (int) length, fileId, position);
       }
     }
-  }
-
-  private static int writeVarint(byte[] buffer, int at, long value) {
-    long rest = value;
-    while ((rest & ~0x7FL) != 0) {
-      buffer[at++] = (byte) ((rest & 0x7F) | 0x80);
-      rest >>>= 7;
-    }
-    buffer[at] = (byte) rest;
-    return at + 1;
   }
 
   private static long readVarint(DataInput in) throws IOException {

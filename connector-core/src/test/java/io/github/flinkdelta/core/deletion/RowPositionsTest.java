@@ -67,6 +67,29 @@ class RowPositionsTest {
   }
 
   @Test
+  void aCompactedSetHoldsTheSamePositionsAndStaysIndependent() {
+    // A file with every row but a few deleted: one run of positions with gaps.
+    RowPositions nearlyAll = new RowPositions();
+    for (long position = 0; position < 70_000; position++) {
+      if (position % 9_999 != 5) {
+        nearlyAll.add(position);
+      }
+    }
+    nearlyAll.add(5 * TWO_32);
+
+    RowPositions compacted = nearlyAll.compacted();
+    assertThat(compacted).isEqualTo(nearlyAll);
+    assertThat(compacted.cardinality()).isEqualTo(70_000 - 8 + 1);
+    compacted.add(5);
+    compacted.removeAll(of(0));
+    assertThat(compacted.contains(5)).isTrue();
+    assertThat(compacted.contains(0)).isFalse();
+    assertThat(nearlyAll.contains(5)).isFalse();
+    assertThat(nearlyAll.contains(0)).isTrue();
+    assertThat(RowPositions.fromBitmapData(compacted.toBitmapData())).isEqualTo(compacted);
+  }
+
+  @Test
   void addAllAndCopyAreIndependentSets() {
     RowPositions a = of(1, 2, 3 * TWO_32);
     RowPositions b = of(2, 9, 4 * TWO_32);
