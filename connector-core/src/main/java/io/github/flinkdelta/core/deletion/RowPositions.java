@@ -181,6 +181,15 @@ public final class RowPositions {
     return copy;
   }
 
+  /** Roughly the heap this set takes: its bitmaps' own estimate, and a map entry per bucket. */
+  public long sizeInBytes() {
+    long size = 64;
+    for (RoaringBitmap bucket : buckets.values()) {
+      size += 64 + bucket.getLongSizeInBytes();
+    }
+    return size;
+  }
+
   /** An independent copy. */
   public RowPositions copy() {
     RowPositions copy = new RowPositions();

@@ -10,7 +10,6 @@ import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.internal.util.VectorUtils;
 import io.delta.kernel.utils.CloseableIterator;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
-import io.github.flinkdelta.core.deletion.RowPositions;
 import io.github.flinkdelta.core.write.FileIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -117,8 +116,6 @@ final class LiveFiles {
    * @param tags the action's tags, or null
    * @param baseRowId the first row id, or null without row tracking
    * @param defaultRowCommitVersion the version of its rows, or null without row tracking
-   * @param vectorRows the rows of {@code deletionVector} when this process wrote them, so that the
-   *     next commit need not read them back; null when unknown. Never changed once here.
    */
   record LiveFile(
       String path,
@@ -130,19 +127,17 @@ final class LiveFiles {
       DeletionVectorDescriptor deletionVector,
       Map<String, String> tags,
       Long baseRowId,
-      Long defaultRowCommitVersion,
-      RowPositions vectorRows) {
+      Long defaultRowCommitVersion) {
 
     long id() {
       return FileIds.of(relativePath);
     }
 
     /**
-     * The file with a new deletion vector of {@code rows}, kept {@link RowPositions#compacted
-     * compacted} (the committer holds one per live file): its statistics are no longer tight
-     * bounds, and everything else stays.
+     * The file with a new deletion vector: its statistics are no longer tight bounds, and
+     * everything else stays.
      */
-    LiveFile withVector(DeletionVectorDescriptor vector, RowPositions rows) {
+    LiveFile withVector(DeletionVectorDescriptor vector) {
       return new LiveFile(
           path,
           relativePath,
@@ -153,8 +148,7 @@ final class LiveFiles {
           vector,
           tags,
           baseRowId,
-          defaultRowCommitVersion,
-          rows == null ? null : rows.compacted());
+          defaultRowCommitVersion);
     }
 
     /** The add action of this entry, as a commit of it writes it. */
@@ -197,8 +191,7 @@ final class LiveFiles {
           add.getDeletionVector().map(DeletionVectors::fromKernel).orElse(null),
           add.getTags().map(VectorUtils::<String, String>toJavaMap).orElse(null),
           add.getBaseRowId().orElse(null),
-          add.getDefaultRowCommitVersion().orElse(null),
-          null);
+          add.getDefaultRowCommitVersion().orElse(null));
     }
   }
 }

@@ -56,6 +56,8 @@ final class TableCommitter {
   private final int maxCommitRetries;
   private final WriteContexts writeContexts = new WriteContexts();
   private final Configuration storageConf;
+  private final WrittenVectors writtenVectors =
+      new WrittenVectors(WrittenVectors.DEFAULT_BUDGET_BYTES);
   private FileLayout filesLayout;
   private StructType checkedSchema;
 
@@ -196,7 +198,8 @@ final class TableCommitter {
       LiveFiles live = liveFilesOf(snapshot);
       try {
         upsert =
-            UpsertActions.plan(tableName, storageConf, snapshot, live, files, appends, deletes);
+            UpsertActions.plan(
+                tableName, storageConf, snapshot, live, files, appends, deletes, writtenVectors);
       } catch (RewrittenFileException e) {
         if (upsertKey == null || deletes.deletedKeys().isEmpty()) {
           throw e;
@@ -236,7 +239,9 @@ final class TableCommitter {
             (System.nanoTime() - started) / 1_000_000,
             byKey.count(),
             deletes.count());
-        upsert = UpsertActions.plan(tableName, storageConf, snapshot, live, kept, appends, byKey);
+        upsert =
+            UpsertActions.plan(
+                tableName, storageConf, snapshot, live, kept, appends, byKey, writtenVectors);
       }
     }
     TransactionCommitResult result;
@@ -248,6 +253,7 @@ final class TableCommitter {
           reloaded.getVersion(), snapshots.transactionVersion(appId), settled);
     }
     if (upsert != null) {
+      upsert.committedInto(writtenVectors);
       liveFiles =
           result.getVersion() == snapshot.getVersion() + 1 && !RowTracking.isOn(snapshot)
               ? liveFiles.next(

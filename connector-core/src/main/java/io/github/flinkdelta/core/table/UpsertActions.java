@@ -19,6 +19,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -29,9 +30,11 @@ import org.apache.hadoop.conf.Configuration;
  * The actions of one upsert commit: the checkpoint's new files, and for every file already in the
  * table whose rows it deletes, a {@code remove} of the file's current entry and an {@code add} of
  * the same file with its new deletion vector (the union of the file's vector and the checkpoint's
- * deletes). New files with deletes of their own are added with a vector at once. All vectors of the
- * commit go into one deletion-vector file, written before the commit. Files the writers compacted
- * are removed, and the files written in their place added, with {@code dataChange = false}.
+ * deletes). New files with deletes of their own are added with a vector at once. A file whose
+ * vector would cover every row is removed instead (or, new, not added), so that dead files neither
+ * stay in the table nor cost its readers. All vectors of the commit go into one deletion-vector
+ * file, written before the commit. Files the writers compacted are removed, and the files written
+ * in their place added, with {@code dataChange = false}.
  *
  * <p>Remove actions and adds with a vector have no public builder in Kernel 4.4: they are made with
  * its internal {@link AddFile} and {@link SingleAction}, whose rows the commit takes as they are.
@@ -43,7 +46,9 @@ final class UpsertActions {
   private final List<Row> changedFiles;
   private final List<LiveFile> changedEntries;
   private final Map<Long, DeletionVectorDescriptor> newFileVectors;
-  private final Map<Long, RowPositions> newFileRows;
+  private final Set<Long> emptiedNewFiles;
+  private final Set<Long> emptied;
+  private final List<WrittenVector> vectors;
   private final Set<Long> rewrittenInputs;
   private final Set<Long> rewrittenOutputs;
   private final CloseableIterable<Row> appends;
@@ -54,14 +59,18 @@ final class UpsertActions {
       List<Row> changedFiles,
       List<LiveFile> changedEntries,
       Map<Long, DeletionVectorDescriptor> newFileVectors,
-      Map<Long, RowPositions> newFileRows,
+      Set<Long> emptiedNewFiles,
+      Set<Long> emptied,
+      List<WrittenVector> vectors,
       FileDeletes deletes,
       CloseableIterable<Row> appends,
       URI root) {
     this.changedFiles = changedFiles;
     this.changedEntries = changedEntries;
     this.newFileVectors = newFileVectors;
-    this.newFileRows = newFileRows;
+    this.emptiedNewFiles = emptiedNewFiles;
+    this.emptied = emptied;
+    this.vectors = vectors;
     this.rewrittenInputs = Set.copyOf(deletes.rewrittenInputs());
     this.rewrittenOutputs = Set.copyOf(deletes.rewrittenOutputs());
     this.appends = appends;
@@ -70,7 +79,7 @@ final class UpsertActions {
 
   /**
    * Plans the commit on {@code snapshot}, whose files {@code live} lists, and writes its deletion
-   * vectors.
+   * vectors; {@code written} spares reading back the vectors this committer wrote itself.
    *
    * @throws RewrittenFileException when a delete points into a file the snapshot no longer has, or
    *     at a row it deletes already, or a file a writer compacted is gone; nothing is written then
@@ -82,7 +91,8 @@ final class UpsertActions {
       LiveFiles live,
       Iterable<DataFile> files,
       CloseableIterable<Row> appends,
-      FileDeletes deletes) {
+      FileDeletes deletes,
+      WrittenVectors written) {
     String tableRoot = snapshot.getPath();
     Map<Long, DataFile> newFiles = new HashMap<>();
     // Decoding the checkpoint's files is needed only to find those it deletes rows of.
@@ -120,7 +130,7 @@ final class UpsertActions {
                     + " deletion vector must have; its rows cannot be updated or deleted",
                 file.path(), tableName));
       }
-      RowPositions union = existingVector(tableName, conf, tableRoot, file);
+      RowPositions union = existingVector(tableName, conf, tableRoot, file, written);
       RowPositions deletedBefore = union.intersection(entry.getValue());
       if (!deletedBefore.isEmpty()) {
         // The index points at rows some other writer deleted: it may have written their keys anew
@@ -147,6 +157,11 @@ final class UpsertActions {
                     + " compacted: the sink's key index does not match the table",
                 tableName, file == null ? Long.toHexString(input) : file.path()));
       }
+      if (file == null && written.wasEmptied(input)) {
+        // This committer removed it since the compaction read it, every row deleted: the writer
+        // found none of its keys still there, and deleted all its moved rows in their new files.
+        continue;
+      }
       if (file == null && firstStale == null) {
         // Another writer removed it first (a compaction of its own): the rewrite cannot land.
         firstStale = RewrittenFileException.removed(tableName, snapshot.getVersion());
@@ -160,6 +175,9 @@ final class UpsertActions {
     List<Row> changedFiles = new ArrayList<>();
     List<LiveFile> changedEntries = new ArrayList<>();
     Map<Long, DeletionVectorDescriptor> newFileVectors = new HashMap<>();
+    Set<Long> emptiedNewFiles = new HashSet<>();
+    Set<Long> emptied = new HashSet<>();
+    List<WrittenVector> vectors = new ArrayList<>();
     long now = System.currentTimeMillis();
     for (LiveFile file : rewritten) {
       changedFiles.add(file.removeAction(false, now));
@@ -167,14 +185,27 @@ final class UpsertActions {
     try (DeletionVectorWriter writer = DeletionVectorWriter.create(conf, tableRoot)) {
       for (int i = 0; i < touched.size(); i++) {
         LiveFile file = touched.get(i);
-        DeletionVectorDescriptor vector = writer.write(touchedVectors.get(i));
-        LiveFile changed = file.withVector(vector, touchedVectors.get(i));
+        RowPositions rows = touchedVectors.get(i);
         changedFiles.add(file.removeAction(true, now));
+        if (rows.cardinality() == DeletionVectors.numRecords(file.statsJson())) {
+          emptied.add(file.id());
+          continue;
+        }
+        DeletionVectorDescriptor vector = writer.write(rows);
+        LiveFile changed = file.withVector(vector);
         changedFiles.add(SingleAction.createAddFileSingleAction(changed.addRow(true)));
         changedEntries.add(changed);
+        vectors.add(new WrittenVector(file.id(), vector, rows));
       }
       for (Map.Entry<Long, RowPositions> entry : newVectors.entrySet()) {
-        newFileVectors.put(entry.getKey(), writer.write(entry.getValue()));
+        long id = entry.getKey();
+        if (entry.getValue().cardinality() == newFiles.get(id).numRecords()) {
+          emptiedNewFiles.add(id);
+          continue;
+        }
+        DeletionVectorDescriptor vector = writer.write(entry.getValue());
+        newFileVectors.put(id, vector);
+        vectors.add(new WrittenVector(id, vector, entry.getValue()));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(
@@ -184,19 +215,26 @@ final class UpsertActions {
         changedFiles,
         changedEntries,
         newFileVectors,
-        newVectors,
+        emptiedNewFiles,
+        emptied,
+        vectors,
         deletes,
         appends,
         URI.create(tableRoot));
   }
 
   private static RowPositions existingVector(
-      String tableName, Configuration conf, String tableRoot, LiveFile file) {
+      String tableName,
+      Configuration conf,
+      String tableRoot,
+      LiveFile file,
+      WrittenVectors written) {
     if (file.deletionVector() == null) {
       return new RowPositions();
     }
-    if (file.vectorRows() != null) {
-      return file.vectorRows().copy();
+    RowPositions known = written.rowsOf(file.id(), file.deletionVector());
+    if (known != null) {
+      return known;
     }
     try {
       return DeletionVectorReader.read(conf, tableRoot, file.deletionVector());
@@ -220,6 +258,10 @@ final class UpsertActions {
     }
   }
 
+  /** A vector this commit writes, with its rows. */
+  private record WrittenVector(
+      long fileId, DeletionVectorDescriptor descriptor, RowPositions rows) {}
+
   /** The commit's actions; each iteration starts afresh, as Kernel iterates more than once. */
   CloseableIterable<Row> actions() {
     return new CloseableIterable<>() {
@@ -229,10 +271,17 @@ final class UpsertActions {
         CloseableIterator<Row> added = appends.iterator();
         return new CloseableIterator<>() {
           private int changed;
+          private Row next;
 
           @Override
           public boolean hasNext() {
-            return changed < changedFiles.size() || added.hasNext();
+            if (changed < changedFiles.size() || next != null) {
+              return true;
+            }
+            while (next == null && added.hasNext()) {
+              next = withVector(added.next());
+            }
+            return next != null;
           }
 
           @Override
@@ -240,10 +289,12 @@ final class UpsertActions {
             if (changed < changedFiles.size()) {
               return changedFiles.get(changed++);
             }
-            if (!added.hasNext()) {
+            if (!hasNext()) {
               throw new NoSuchElementException();
             }
-            return withVector(added.next());
+            Row row = next;
+            next = null;
+            return row;
           }
 
           @Override
@@ -260,9 +311,20 @@ final class UpsertActions {
     };
   }
 
-  /** The ids of the files this commit removed, compacted by the writers. */
+  /** The ids of the files this commit removed: compacted by the writers, or with no row left. */
   Set<Long> removedIds() {
-    return rewrittenInputs;
+    Set<Long> removed = new HashSet<>(rewrittenInputs);
+    removed.addAll(emptied);
+    return removed;
+  }
+
+  /** Tells {@code written} what this commit, now committed, did to the table's vectors. */
+  void committedInto(WrittenVectors written) {
+    rewrittenInputs.forEach(written::forget);
+    emptied.forEach(written::emptied);
+    for (WrittenVector vector : vectors) {
+      written.committed(vector.fileId(), vector.descriptor(), vector.rows());
+    }
   }
 
   /** The files this commit re-added and added, as the next version lists them. */
@@ -274,7 +336,8 @@ final class UpsertActions {
 
   /**
    * An append action, with its file's deletion vector when the checkpoint deleted rows in it, and
-   * with {@code dataChange = false} when a writer's compaction wrote the file.
+   * with {@code dataChange = false} when a writer's compaction wrote the file; null for a file
+   * whose rows the checkpoint deleted all of, which is left out.
    */
   private Row withVector(Row action) {
     if (action.isNullAt(SingleAction.ADD_FILE_ORDINAL)) {
@@ -282,13 +345,16 @@ final class UpsertActions {
     }
     AddFile add = new AddFile(action.getStruct(SingleAction.ADD_FILE_ORDINAL));
     LiveFile entry = LiveFile.of(add, root);
+    if (emptiedNewFiles.contains(entry.id())) {
+      return null;
+    }
     DeletionVectorDescriptor vector = newFileVectors.get(entry.id());
     boolean compacted = rewrittenOutputs.contains(entry.id());
     if (vector == null && !compacted) {
       addedEntries.add(entry);
       return action;
     }
-    LiveFile added = vector == null ? entry : entry.withVector(vector, newFileRows.get(entry.id()));
+    LiveFile added = vector == null ? entry : entry.withVector(vector);
     addedEntries.add(added);
     return SingleAction.createAddFileSingleAction(added.addRow(!compacted));
   }

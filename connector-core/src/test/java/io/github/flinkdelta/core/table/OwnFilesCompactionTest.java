@@ -202,6 +202,54 @@ class OwnFilesCompactionTest {
     }
   }
 
+  @Test
+  void aRewriteOfAFileThisSinkSinceEmptiedLandsWithoutSettling() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = create(path)) {
+      table.settleStaleDeletesBy(KEY);
+      DataFile a = write(path, 0, 5, "a");
+      DataFile b = write(path, 5, 5, "b");
+      TestTables.committed(table.commit("app", 1, List.of(a, b)));
+      MovedRows moved = new MovedRows();
+      PreparedCompaction prepared =
+          table
+              .prepareCompactionOfOwnFiles(
+                  OPTIONS, WRITE_OPTIONS, file -> true, "part-00000-compacted", KEY, moved)
+              .orElseThrow();
+      DataFile output = prepared.writtenFiles().toList().get(0);
+      Map<Long, RowLocation> movedTo = new HashMap<>();
+      moved.forEach((key, fromFile, fromPosition, to) -> movedTo.put(Long.parseLong(key), to));
+
+      // Before the rewrite is handed on, the sink deletes every row of file a: it leaves the table.
+      TestTables.committed(table.commit("app", 2, List.of(), deletes(a, 0, 1, 2, 3, 4)));
+      assertThat(of(actions(path, 2), "add")).isEmpty();
+
+      // The writer finds none of a's keys where the rewrite read them: their moved rows are dead.
+      FileDeletes deletes = new FileDeletes();
+      for (long key = 0; key < 5; key++) {
+        deletes.add(movedTo.get(key).fileId(), movedTo.get(key).position());
+      }
+      deletes.addRewrite(prepared.removedIds(), List.of(FileIds.of(output.path())));
+      CommitOutcome outcome = table.commit("app", 3, List.of(output), deletes);
+
+      assertThat(((CommitOutcome.Committed) outcome).staleRows()).isZero();
+      assertThat(values(path))
+          .containsExactlyInAnyOrderEntriesOf(
+              Map.of(5L, "b5", 6L, "b6", 7L, "b7", 8L, "b8", 9L, "b9"));
+      List<JsonNode> actions = actions(path, 3);
+      assertThat(of(actions, "remove"))
+          .extracting(r -> r.get("path").asText(), r -> r.get("dataChange").asBoolean())
+          .containsExactly(Tuple.tuple(b.path(), false));
+      assertThat(of(actions, "add"))
+          .singleElement()
+          .satisfies(
+              add -> {
+                assertThat(add.get("path").asText()).isEqualTo(output.path());
+                assertThat(add.get("deletionVector").get("cardinality").asLong()).isEqualTo(5);
+              });
+    }
+  }
+
   private static List<Tuple> positions(long fileId, int count) {
     List<Tuple> all = new ArrayList<>();
     for (long i = 0; i < count; i++) {

@@ -86,6 +86,49 @@ class UpsertCommitTest {
   }
 
   @Test
+  void aFileWithNoRowLeftIsRemovedAndNotReAdded() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = create(path, Map.of())) {
+      DataFile file = commitKeysZeroToFour(table, path);
+      DataFile other = writeRows(path, 5, 2).get(0);
+      TestTables.committed(table.commit("app", 2, List.of(other), deletes(file, 0, 2, 4)));
+      int vectors = vectorFiles().size();
+
+      TestTables.committed(table.commit("app", 3, List.of(), deletes(file, 1, 3)));
+
+      List<JsonNode> third = actions(path, 3);
+      assertThat(only(third, "remove").get("path").asText()).isEqualTo(file.path());
+      assertThat(third).noneMatch(action -> action.has("add"));
+      assertThat(vectorFiles()).as("no vector is written for a removed file").hasSize(vectors);
+      assertThat(ids(path)).containsExactlyInAnyOrder(5L, 6L);
+      assertThat(DeltaTableReader.fileCount(path)).as("data files in Kernel's scan").isEqualTo(1);
+
+      // The next commit no longer lists the file: a delete of its rows is stale.
+      CommitOutcome stale = table.commit("app", 4, List.of(), deletes(file, 0));
+      assertThat(((CommitOutcome.Conflicted) stale).cause())
+          .isInstanceOf(RewrittenFileException.class);
+    }
+  }
+
+  @Test
+  void aNewFileWithNoRowLeftIsNotAdded() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = create(path, Map.of())) {
+      List<DataFile> files = writeRows(path, 0, 3);
+      DataFile file = files.get(0);
+      DataFile kept = writeRows(path, 3, 1).get(0);
+
+      TestTables.committed(table.commit("app", 1, List.of(file, kept), deletes(file, 0, 1, 2)));
+
+      assertThat(actions(path, 1).stream().filter(a -> a.has("add")).map(a -> a.get("add")))
+          .extracting(add -> add.get("path").asText())
+          .containsExactly(kept.path());
+      assertThat(vectorFiles()).isEmpty();
+      assertThat(ids(path)).containsExactly(3L);
+    }
+  }
+
+  @Test
   void aReAddedFileKeepsItsRowIds() throws Exception {
     String path = dir.resolve("t").toUri().toString();
     try (DeltaTable table = create(path, Map.of("delta.enableRowTracking", "true"))) {
