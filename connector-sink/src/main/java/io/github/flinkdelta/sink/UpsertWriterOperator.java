@@ -10,8 +10,10 @@ import io.github.flinkdelta.core.write.RowLocation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -303,22 +305,28 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
    * checkpoint whose commit moves the rows. A row whose key no longer points at the place it was
    * read from (the key changed or went since the compaction read it) is deleted in its new file
    * instead, and the checkpoint's deletes in the rewritten files are dropped, since the rewritten
-   * files go.
+   * files go. A rewritten file none of whose moved rows is still live is left to the table's own
+   * deletes, which remove it once no row of it is left (perhaps already): removing it again as
+   * compacted could not land once it is gone.
    *
    * @return the rewrite's files, to commit with the checkpoint's
    */
   private DataFiles moveIndex(UpsertCompaction.Rewrite rewrite) throws IOException {
     long[] dead = {0};
+    Set<Long> movedFrom = new HashSet<>();
+    Set<Long> stillLive = new HashSet<>();
     rewrite
         .moved()
         .forEach(
             (key, fromFile, fromPosition, to) -> {
+              movedFrom.add(fromFile);
               try {
                 RowLocation current = index.get(key);
                 if (current != null
                     && current.fileId() == fromFile
                     && current.position() == fromPosition) {
                   index.put(key, to);
+                  stillLive.add(fromFile);
                 } else {
                   deletes.add(to.fileId(), to.position());
                   dead[0]++;
@@ -332,7 +340,13 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
     for (DataFile file : written.toList()) {
       outputs.add(FileIds.of(file.path()));
     }
-    deletes.addRewrite(rewrite.prepared().removedIds(), outputs);
+    List<Long> inputs = new ArrayList<>();
+    for (long input : rewrite.prepared().removedIds()) {
+      if (stillLive.contains(input) || !movedFrom.contains(input)) {
+        inputs.add(input);
+      }
+    }
+    deletes.addRewrite(inputs, outputs);
     LOG.info(
         "Delta upsert writer {} of {} hands on a compaction of {} files into {}: {} rows moved, {}"
             + " of them changed since it read them",

@@ -157,11 +157,6 @@ final class UpsertActions {
                     + " compacted: the sink's key index does not match the table",
                 tableName, file == null ? Long.toHexString(input) : file.path()));
       }
-      if (file == null && written.wasEmptied(input)) {
-        // This committer removed it since the compaction read it, every row deleted: the writer
-        // found none of its keys still there, and deleted all its moved rows in their new files.
-        continue;
-      }
       if (file == null && firstStale == null) {
         // Another writer removed it first (a compaction of its own): the rewrite cannot land.
         firstStale = RewrittenFileException.removed(tableName, snapshot.getVersion());
@@ -321,7 +316,7 @@ final class UpsertActions {
   /** Tells {@code written} what this commit, now committed, did to the table's vectors. */
   void committedInto(WrittenVectors written) {
     rewrittenInputs.forEach(written::forget);
-    emptied.forEach(written::emptied);
+    emptied.forEach(written::forget);
     for (WrittenVector vector : vectors) {
       written.committed(vector.fileId(), vector.descriptor(), vector.rows());
     }

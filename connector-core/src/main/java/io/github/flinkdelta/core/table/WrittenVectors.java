@@ -4,38 +4,23 @@ import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
 import io.github.flinkdelta.core.deletion.RowPositions;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
- * What an upsert committer remembers of the deletion vectors it committed, in bounded memory: the
- * rows of recent vectors, so that the next commit deleting rows in the same file need not read its
- * vector back from storage, and the ids of files it removed because their vectors covered every
- * row, so that a writer's compaction that read such a file before it went still lands.
- *
- * <p>The rows are kept {@link RowPositions#compacted compacted} within a budget of bytes, the least
- * recently used going first; a file's rows are a hit only while the table's entry for the file
- * names the very vector they are of. Both parts are hints: a miss reads the vector, and a
- * compaction input this committer does not remember removing is settled as another writer's change.
+ * The rows of the deletion vectors an upsert committer committed last, so that the next commit
+ * deleting rows in the same file need not read its vector back from storage. The rows are kept
+ * {@link RowPositions#compacted compacted} within a budget of bytes, the least recently used going
+ * first; a file's rows are a hit only while the table's entry for the file names the very vector
+ * they are of, so a miss (evicted, or another writer's vector) only costs a read.
  */
 final class WrittenVectors {
 
   /** The heap the rows of vectors may take: some 4,000 files at 8 KB each. */
   static final long DEFAULT_BUDGET_BYTES = 32L << 20;
 
-  /** How many removed files are remembered; a compaction takes seconds, not thousands of them. */
-  static final int EMPTIED_FILES = 10_000;
-
   private record Entry(DeletionVectorDescriptor vector, RowPositions rows, long bytes) {}
 
   private final long budgetBytes;
   private final LinkedHashMap<Long, Entry> rows = new LinkedHashMap<>(64, 0.75f, true);
-  private final LinkedHashMap<Long, Boolean> emptied =
-      new LinkedHashMap<>(64, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
-          return size() > EMPTIED_FILES;
-        }
-      };
   private long bytes;
 
   WrittenVectors(long budgetBytes) {
@@ -64,19 +49,6 @@ final class WrittenVectors {
       bytes -= eldest.next().bytes();
       eldest.remove();
     }
-  }
-
-  /**
-   * Remembers that a committed version removed the file of {@code fileId}, all its rows deleted.
-   */
-  void emptied(long fileId) {
-    forget(fileId);
-    emptied.put(fileId, Boolean.TRUE);
-  }
-
-  /** Whether this committer removed the file of {@code fileId} because no row of it was left. */
-  boolean wasEmptied(long fileId) {
-    return emptied.containsKey(fileId);
   }
 
   /** Drops the rows of the file of {@code fileId}, which a committed version removed. */

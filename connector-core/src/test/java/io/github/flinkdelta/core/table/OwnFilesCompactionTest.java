@@ -203,7 +203,7 @@ class OwnFilesCompactionTest {
   }
 
   @Test
-  void aRewriteOfAFileThisSinkSinceEmptiedLandsWithoutSettling() throws Exception {
+  void aRewriteLeavingOutAFileThisSinkSinceEmptiedLandsWithoutSettling() throws Exception {
     String path = dir.resolve("t").toUri().toString();
     try (DeltaTable table = create(path)) {
       table.settleStaleDeletesBy(KEY);
@@ -224,12 +224,13 @@ class OwnFilesCompactionTest {
       TestTables.committed(table.commit("app", 2, List.of(), deletes(a, 0, 1, 2, 3, 4)));
       assertThat(of(actions(path, 2), "add")).isEmpty();
 
-      // The writer finds none of a's keys where the rewrite read them: their moved rows are dead.
+      // The writer finds none of a's keys where the rewrite read them: their moved rows are dead,
+      // and file a, gone with its last row, is left out of the rewrite's inputs.
       FileDeletes deletes = new FileDeletes();
       for (long key = 0; key < 5; key++) {
         deletes.add(movedTo.get(key).fileId(), movedTo.get(key).position());
       }
-      deletes.addRewrite(prepared.removedIds(), List.of(FileIds.of(output.path())));
+      deletes.addRewrite(List.of(FileIds.of(b.path())), List.of(FileIds.of(output.path())));
       CommitOutcome outcome = table.commit("app", 3, List.of(output), deletes);
 
       assertThat(((CommitOutcome.Committed) outcome).staleRows()).isZero();

@@ -48,28 +48,15 @@ class WrittenVectorsTest {
   }
 
   @Test
-  void aFileRemovedWithNoRowLeftIsRememberedAndItsRowsDropped() {
+  void theRowsOfARemovedFileAreDropped() {
     WrittenVectors written = new WrittenVectors(1 << 20);
     written.committed(1, vector("a", 2), rows(3, 5));
 
-    written.emptied(1);
+    written.forget(1);
 
-    assertThat(written.wasEmptied(1)).isTrue();
-    assertThat(written.wasEmptied(2)).isFalse();
     assertThat(written.rowsOf(1, vector("a", 2))).isNull();
     assertThat(written.bytes()).isZero();
-  }
-
-  @Test
-  void onlyTheLatestEmptiedFilesAreRemembered() {
-    WrittenVectors written = new WrittenVectors(1 << 20);
-    for (long file = 0; file <= WrittenVectors.EMPTIED_FILES; file++) {
-      written.emptied(file);
-    }
-
-    assertThat(written.wasEmptied(0)).isFalse();
-    assertThat(written.wasEmptied(1)).isTrue();
-    assertThat(written.wasEmptied(WrittenVectors.EMPTIED_FILES)).isTrue();
+    assertThat(written.files()).isZero();
   }
 
   private void holdsThreeAndFive(RowPositions positions) {
