@@ -102,8 +102,7 @@ final class UpsertActions {
         newFiles.put(id, file);
       }
     }
-    List<LiveFile> touched = new ArrayList<>();
-    List<RowPositions> touchedVectors = new ArrayList<>();
+    List<Touched> touched = new ArrayList<>();
     Map<Long, RowPositions> newVectors = new HashMap<>();
     Map<Long, RowPositions> stale = new HashMap<>();
     RewrittenFileException firstStale = null;
@@ -144,8 +143,7 @@ final class UpsertActions {
       }
       union.addAll(entry.getValue());
       checkPositions(tableName, file.path(), union, numRecords);
-      touched.add(file);
-      touchedVectors.add(union);
+      touched.add(new Touched(file, union, numRecords));
     }
     List<LiveFile> rewritten = new ArrayList<>();
     for (long input : deletes.rewrittenInputs()) {
@@ -178,11 +176,11 @@ final class UpsertActions {
       changedFiles.add(file.removeAction(false, now));
     }
     try (DeletionVectorWriter writer = DeletionVectorWriter.create(conf, tableRoot)) {
-      for (int i = 0; i < touched.size(); i++) {
-        LiveFile file = touched.get(i);
-        RowPositions rows = touchedVectors.get(i);
+      for (Touched each : touched) {
+        LiveFile file = each.file();
+        RowPositions rows = each.rows();
         changedFiles.add(file.removeAction(true, now));
-        if (rows.cardinality() == DeletionVectors.numRecords(file.statsJson())) {
+        if (rows.cardinality() == each.numRecords()) {
           emptied.add(file.id());
           continue;
         }
@@ -252,6 +250,9 @@ final class UpsertActions {
               path, tableName, positions.last(), numRecords));
     }
   }
+
+  /** A file of the table whose rows the commit deletes, with its new vector's rows. */
+  private record Touched(LiveFile file, RowPositions rows, long numRecords) {}
 
   /** A vector this commit writes, with its rows. */
   private record WrittenVector(

@@ -151,15 +151,10 @@ class OwnFilesCompactionTest {
       DataFile a = write(path, 0, 5, "a");
       DataFile b = write(path, 5, 5, "b");
       TestTables.committed(table.commit("app", 1, List.of(a, b)));
-      MovedRows moved = new MovedRows();
-      PreparedCompaction prepared =
-          table
-              .prepareCompactionOfOwnFiles(
-                  OPTIONS, WRITE_OPTIONS, file -> true, "part-00000-compacted", KEY, moved)
-              .orElseThrow();
-      DataFile output = prepared.writtenFiles().toList().get(0);
-      Map<Long, RowLocation> movedTo = new HashMap<>();
-      moved.forEach((key, fromFile, fromPosition, to) -> movedTo.put(Long.parseLong(key), to));
+      Rewrite rewrite = rewriteAll(table);
+      PreparedCompaction prepared = rewrite.prepared();
+      DataFile output = rewrite.output();
+      Map<Long, RowLocation> movedTo = rewrite.movedTo();
 
       // Another writer moves file a's rows first.
       DataFile elsewhere = write(path, 0, 5, "a");
@@ -210,15 +205,10 @@ class OwnFilesCompactionTest {
       DataFile a = write(path, 0, 5, "a");
       DataFile b = write(path, 5, 5, "b");
       TestTables.committed(table.commit("app", 1, List.of(a, b)));
-      MovedRows moved = new MovedRows();
-      PreparedCompaction prepared =
-          table
-              .prepareCompactionOfOwnFiles(
-                  OPTIONS, WRITE_OPTIONS, file -> true, "part-00000-compacted", KEY, moved)
-              .orElseThrow();
-      DataFile output = prepared.writtenFiles().toList().get(0);
-      Map<Long, RowLocation> movedTo = new HashMap<>();
-      moved.forEach((key, fromFile, fromPosition, to) -> movedTo.put(Long.parseLong(key), to));
+      Rewrite rewrite = rewriteAll(table);
+      PreparedCompaction prepared = rewrite.prepared();
+      DataFile output = rewrite.output();
+      Map<Long, RowLocation> movedTo = rewrite.movedTo();
 
       // Before the rewrite is handed on, the sink deletes every row of file a: it leaves the table.
       TestTables.committed(table.commit("app", 2, List.of(), deletes(a, 0, 1, 2, 3, 4)));
@@ -249,6 +239,22 @@ class OwnFilesCompactionTest {
                 assertThat(add.get("deletionVector").get("cardinality").asLong()).isEqualTo(5);
               });
     }
+  }
+
+  /** A writer's rewrite of every file, its one output file, and where it moved each key. */
+  private record Rewrite(
+      PreparedCompaction prepared, DataFile output, Map<Long, RowLocation> movedTo) {}
+
+  private static Rewrite rewriteAll(DeltaTable table) throws IOException {
+    MovedRows moved = new MovedRows();
+    PreparedCompaction prepared =
+        table
+            .prepareCompactionOfOwnFiles(
+                OPTIONS, WRITE_OPTIONS, file -> true, "part-00000-compacted", KEY, moved)
+            .orElseThrow();
+    Map<Long, RowLocation> movedTo = new HashMap<>();
+    moved.forEach((key, fromFile, fromPosition, to) -> movedTo.put(Long.parseLong(key), to));
+    return new Rewrite(prepared, prepared.writtenFiles().toList().get(0), movedTo);
   }
 
   private static List<Tuple> positions(long fileId, int count) {
