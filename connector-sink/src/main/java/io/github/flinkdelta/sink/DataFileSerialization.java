@@ -5,6 +5,7 @@ import io.github.flinkdelta.core.write.DataFiles;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -13,7 +14,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * memory, deflated in chunks with their counts ({@link DataFiles#writeTo}), so neither writing nor
  * reading state decodes a file; strings are length-prefixed UTF-8, with no 64 KB limit.
  */
-final class DataFileSerialization {
+@Internal
+public final class DataFileSerialization {
 
   /**
    * The state version this connector writes: version 5 and the files the writers of an upsert sink
@@ -68,13 +70,15 @@ final class DataFileSerialization {
     }
   }
 
-  static void writeString(String value, DataOutputView out) throws IOException {
+  /** Writes {@code value} as length-prefixed UTF-8. */
+  public static void writeString(String value, DataOutputView out) throws IOException {
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
     out.writeInt(bytes.length);
     out.write(bytes);
   }
 
-  static String readString(DataInputDeserializer in) throws IOException {
+  /** Reads a string {@link #writeString} wrote. */
+  public static String readString(DataInputDeserializer in) throws IOException {
     int length = in.readInt();
     if (length < 0 || length > in.available()) {
       throw new IOException("Corrupt sink state: a string of " + length + " bytes");

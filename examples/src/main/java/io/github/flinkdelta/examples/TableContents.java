@@ -202,6 +202,11 @@ final class TableContents {
     };
   }
 
+  /** The table's latest version. */
+  static long latestVersion(String table) {
+    return snapshot(engine(), table).getVersion();
+  }
+
   private static Engine engine() {
     return DefaultEngine.create(new Configuration());
   }

@@ -62,7 +62,7 @@ class ShadedJarContentsIT {
                   .readAllBytes(),
               StandardCharsets.UTF_8);
       assertThat(factories)
-          .contains("io.github.flinkdelta.sink.table.DeltaDynamicTableSinkFactory")
+          .contains("io.github.flinkdelta.sink.table.DeltaDynamicTableFactory")
           .contains("io.github.flinkdelta.sink.catalog.UnityCatalogCatalogFactory");
     }
     System.out.printf(

@@ -28,6 +28,14 @@ public interface TableLocator extends TableReference, Serializable {
   SnapshotSource snapshots(Configuration conf);
 
   /**
+   * Opens the table's versions for reading; by default from the files of its {@code _delta_log},
+   * which a catalog that ratifies commits replaces with its own.
+   */
+  default TableHistory history(Configuration conf) {
+    return new PathTableHistory(path());
+  }
+
+  /**
    * Fails unless this process may write the table: by default, it creates and deletes a file under
    * the table's root through {@code storageConf}.
    *

@@ -21,6 +21,7 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
+import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.annotation.Internal;
@@ -51,7 +52,8 @@ public final class KernelRows {
     return row;
   }
 
-  private static Object value(ColumnVector vector, int rowId, DataType type) {
+  /** The value at {@code rowId} of {@code vector}, of Delta type {@code type}, in Flink's form. */
+  public static Object value(ColumnVector vector, int rowId, DataType type) {
     if (vector.isNullAt(rowId)) {
       return null;
     } else if (type instanceof BooleanType) {
@@ -65,9 +67,7 @@ public final class KernelRows {
     } else if (type instanceof LongType) {
       return vector.getLong(rowId);
     } else if (type instanceof TimestampType || type instanceof TimestampNTZType) {
-      long micros = vector.getLong(rowId);
-      return TimestampData.fromEpochMillis(
-          Math.floorDiv(micros, 1000), (int) Math.floorMod(micros, 1000) * 1000);
+      return timestamp(vector.getLong(rowId));
     } else if (type instanceof FloatType) {
       return vector.getFloat(rowId);
     } else if (type instanceof DoubleType) {
@@ -103,5 +103,28 @@ public final class KernelRows {
       return new GenericMapData(values);
     }
     throw new IllegalArgumentException("Delta type " + type + " has no Flink row data form");
+  }
+
+  /**
+   * A Kernel literal's value in Flink's form: the value of a partition column, of Delta type {@code
+   * type}.
+   */
+  public static Object literalValue(Object value, DataType type) {
+    if (value == null) {
+      return null;
+    } else if (type instanceof TimestampType || type instanceof TimestampNTZType) {
+      return timestamp((Long) value);
+    } else if (type instanceof DecimalType decimal) {
+      return DecimalData.fromBigDecimal(
+          (BigDecimal) value, decimal.getPrecision(), decimal.getScale());
+    } else if (type instanceof StringType) {
+      return StringData.fromString((String) value);
+    }
+    return value;
+  }
+
+  private static TimestampData timestamp(long micros) {
+    return TimestampData.fromEpochMillis(
+        Math.floorDiv(micros, 1000), (int) Math.floorMod(micros, 1000) * 1000);
   }
 }

@@ -6,19 +6,22 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Deletion vectors where they meet Kernel's actions: descriptors in Kernel's form (its class is
  * internal, and the only way to put a vector into an add action row), and the statistics a file
  * with a vector must carry.
  */
-final class DeletionVectors {
+@Internal
+public final class DeletionVectors {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private DeletionVectors() {}
 
-  static DeletionVectorDescriptor fromKernel(
+  /** The descriptor of a Kernel action's deletion vector. */
+  public static DeletionVectorDescriptor fromKernel(
       io.delta.kernel.internal.actions.DeletionVectorDescriptor dv) {
     return new DeletionVectorDescriptor(
         dv.getStorageType(),

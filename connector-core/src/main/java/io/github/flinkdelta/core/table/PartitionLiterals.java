@@ -25,9 +25,11 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /** Turns partition values in Delta's string form back into typed Kernel literals. */
-final class PartitionLiterals {
+@Internal
+public final class PartitionLiterals {
 
   private PartitionLiterals() {}
 
@@ -40,7 +42,8 @@ final class PartitionLiterals {
     return literals;
   }
 
-  private static Literal literal(DataType type, String value) {
+  /** The literal of {@code type} that {@code value}, a partition value as Delta writes it, is. */
+  public static Literal literal(DataType type, String value) {
     if (value == null) {
       return Literal.ofNull(type);
     } else if (type instanceof StringType) {

@@ -24,6 +24,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.catalog.CatalogBaseTable;
 import org.apache.flink.table.catalog.CatalogDatabase;
+import org.apache.flink.table.catalog.CatalogPartitionSpec;
 import org.apache.flink.table.catalog.CatalogTable;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ObjectPath;
@@ -36,6 +37,7 @@ import org.apache.flink.table.catalog.exceptions.DatabaseNotEmptyException;
 import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
 import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.TableNotExistException;
+import org.apache.flink.table.catalog.exceptions.TableNotPartitionedException;
 import org.apache.flink.table.factories.Factory;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.utils.TypeConversions;
@@ -91,7 +93,7 @@ public final class UnityCatalogCatalog extends UnsupportedCatalogOperations {
 
   @Override
   public Optional<Factory> getFactory() {
-    return Optional.of(new CatalogTableSinkFactory(connection, ucCatalog, hadoopOptions));
+    return Optional.of(new CatalogTableFactory(connection, ucCatalog, hadoopOptions));
   }
 
   // ---- databases: Unity Catalog schemas ----
@@ -347,6 +349,17 @@ public final class UnityCatalogCatalog extends UnsupportedCatalogOperations {
               + " reads and writes Delta tables only.");
     }
     return description;
+  }
+
+  /** The partitions that hold rows in the table's latest version (see {@link TablePartitions}). */
+  @Override
+  public List<CatalogPartitionSpec> listPartitions(ObjectPath path)
+      throws TableNotExistException, TableNotPartitionedException {
+    return TablePartitions.of(
+        new UnityCatalogTableLocator(connection, describe(path).table()),
+        hadoopConf(),
+        getName(),
+        path);
   }
 
   private DeltaTable open(TableDescription description) {

@@ -43,11 +43,6 @@ abstract class UnsupportedCatalogOperations extends AbstractCatalog {
   // ---- partitions: Delta partitions are values in the log, not catalog objects ----
 
   @Override
-  public List<CatalogPartitionSpec> listPartitions(ObjectPath path) {
-    throw unsupported("listing partitions");
-  }
-
-  @Override
   public List<CatalogPartitionSpec> listPartitions(ObjectPath path, CatalogPartitionSpec spec) {
     throw unsupported("listing partitions");
   }

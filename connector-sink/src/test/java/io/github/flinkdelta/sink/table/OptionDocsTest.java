@@ -28,7 +28,7 @@ class OptionDocsTest {
     String generated =
         "# SQL option reference\n\n"
             + "Generated from the connector's `ConfigOption`s by `OptionDocsTest`; do not edit.\n\n"
-            + section("Table connector `'connector' = 'delta'`", new DeltaDynamicTableSinkFactory())
+            + section("Table connector `'connector' = 'delta'`", new DeltaDynamicTableFactory())
             + "\n"
             + section("Catalog `'type' = 'unitycatalog'`", new UnityCatalogCatalogFactory())
             + "\nBoth pass options prefixed `"

@@ -1,5 +1,6 @@
 package io.github.flinkdelta.uc.internal;
 
+import io.delta.kernel.CommitRange;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Transaction;
 import io.delta.kernel.defaults.engine.DefaultEngine;
@@ -217,13 +218,39 @@ public final class UnityCatalogClient implements AutoCloseable {
 
   /** The latest snapshot of a managed table, with the catalog's ratified commits. */
   public Snapshot loadSnapshot(Engine engine, UnityCatalogTable table) {
+    return loadSnapshot(engine, table, Optional.empty(), Optional.empty());
+  }
+
+  /**
+   * A snapshot of a managed table, with the catalog's ratified commits: of {@code version}, or of
+   * the last version committed at or before {@code timestampMillis}, or the latest when neither is
+   * given.
+   */
+  public Snapshot loadSnapshot(
+      Engine engine,
+      UnityCatalogTable table,
+      Optional<Long> version,
+      Optional<Long> timestampMillis) {
     return kernelClient.loadSnapshot(
+        engine, table.id(), table.location(), identifier(table), version, timestampMillis);
+  }
+
+  /** The commits of a managed table from {@code start} through {@code end}, both included. */
+  public CommitRange loadCommitRange(Engine engine, UnityCatalogTable table, long start, long end) {
+    return kernelClient.loadCommitRange(
         engine,
         table.id(),
         table.location(),
-        new UCTableIdentifier(table.name().catalog(), table.name().schema(), table.name().table()),
+        identifier(table),
+        Optional.of(start),
         Optional.empty(),
+        Optional.of(end),
         Optional.empty());
+  }
+
+  private static UCTableIdentifier identifier(UnityCatalogTable table) {
+    return new UCTableIdentifier(
+        table.name().catalog(), table.name().schema(), table.name().table());
   }
 
   /** Which commit API this client uses, after detection. */

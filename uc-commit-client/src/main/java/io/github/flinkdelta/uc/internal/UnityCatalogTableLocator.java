@@ -1,12 +1,15 @@
 package io.github.flinkdelta.uc.internal;
 
+import io.delta.kernel.CommitRange;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
 import io.github.flinkdelta.core.catalog.PathTableLocator;
 import io.github.flinkdelta.core.catalog.SnapshotSource;
+import io.github.flinkdelta.core.catalog.TableHistory;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -60,6 +63,54 @@ public record UnityCatalogTableLocator(UnityCatalogConnection connection, UnityC
       client.requireWritable(table);
     }
     TableLocator.super.checkWritable(storageConf);
+  }
+
+  /**
+   * A managed table's versions come from the catalog, which knows the commits it ratified before
+   * they are published; an external table's from its {@code _delta_log}.
+   */
+  @Override
+  public TableHistory history(Configuration conf) {
+    if (!table.managed()) {
+      return TableLocator.super.history(conf);
+    }
+    UnityCatalogClient client = new UnityCatalogClient(connection, conf);
+    return new TableHistory() {
+      @Override
+      public Snapshot latest(Engine engine) {
+        return load(engine, Optional.empty(), Optional.empty());
+      }
+
+      @Override
+      public Snapshot atVersion(Engine engine, long version) {
+        return load(engine, Optional.of(version), Optional.empty());
+      }
+
+      @Override
+      public Snapshot atTimestamp(Engine engine, long timestampMillis) {
+        return load(engine, Optional.empty(), Optional.of(timestampMillis));
+      }
+
+      @Override
+      public CommitRange commits(Engine engine, long start, long end) {
+        return CatalogOutages.waitOut(
+            connection,
+            "list the commits of " + table.name(),
+            () -> client.loadCommitRange(engine, table, start, end));
+      }
+
+      private Snapshot load(Engine engine, Optional<Long> version, Optional<Long> timestamp) {
+        return CatalogOutages.waitOut(
+            connection,
+            "load " + table.name(),
+            () -> client.loadSnapshot(engine, table, version, timestamp));
+      }
+
+      @Override
+      public void close() {
+        client.close();
+      }
+    };
   }
 
   @Override

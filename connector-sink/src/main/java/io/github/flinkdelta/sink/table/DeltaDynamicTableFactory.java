@@ -1,7 +1,10 @@
 package io.github.flinkdelta.sink.table;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.config.DeltaSourceOptions;
+import io.github.flinkdelta.core.config.DeltaSourceOptions.ScanMode;
 import io.github.flinkdelta.sink.UnityCatalogOptions;
+import io.github.flinkdelta.source.DeltaSourceBuilder;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.util.HashSet;
 import java.util.List;
@@ -9,21 +12,29 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
  * {@code 'connector' = 'delta'}: validates the table's options (an unknown key fails, listing the
  * valid ones; {@code hadoop.*} keys go to Hadoop, see {@link HadoopOptions}) and hands them to the
- * same {@link io.github.flinkdelta.sink.DeltaSinkBuilder} DataStream jobs use.
+ * same {@link io.github.flinkdelta.sink.DeltaSinkBuilder} and {@link DeltaSourceBuilder} DataStream
+ * jobs use. One factory makes both, so that a table read and written by one job takes both kinds of
+ * options.
  */
 @Internal
-public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFactory {
+public final class DeltaDynamicTableFactory
+    implements DynamicTableSinkFactory, DynamicTableSourceFactory {
 
   public static final String IDENTIFIER = "delta";
 
@@ -52,6 +63,17 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
           DeltaSinkOptions.UPSERT_KEY_INDEX,
           FactoryUtil.SINK_PARALLELISM);
 
+  /** The read options of a Delta table, whichever factory makes its source. */
+  public static final Set<ConfigOption<?>> READ_OPTIONS =
+      Set.of(
+          DeltaSourceOptions.SCAN_MODE,
+          DeltaSourceOptions.STARTUP_MODE,
+          DeltaSourceOptions.STARTUP_VERSION,
+          DeltaSourceOptions.STARTUP_TIMESTAMP,
+          DeltaSourceOptions.POLL_INTERVAL,
+          DeltaSourceOptions.MAX_FILES_PER_POLL,
+          DeltaSourceOptions.CHANGE_COMMITS);
+
   @Override
   public String factoryIdentifier() {
     return IDENTIFIER;
@@ -72,7 +94,48 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
                 DeltaSinkOptions.CREATE_IF_MISSING));
     options.addAll(UnityCatalogOptions.ALL);
     options.addAll(WRITE_OPTIONS);
+    options.addAll(READ_OPTIONS);
     return options;
+  }
+
+  @Override
+  public DynamicTableSource createDynamicTableSource(Context context) {
+    FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
+    helper.validateExcept(HadoopOptions.PREFIX);
+    String name = context.getObjectIdentifier().asSummaryString();
+    ReadableConfig options = helper.getOptions();
+    Location target = target(name, options);
+    Map<String, String> hadoopOptions = HadoopOptions.from(context.getCatalogTable().getOptions());
+    return new DeltaDynamicTableSource(
+        name,
+        readOptions(options, context),
+        (RowType) context.getPhysicalRowDataType().getLogicalType(),
+        builder -> {
+          target.applyTo(builder);
+          builder.hadoopOptions(hadoopOptions);
+        });
+  }
+
+  /**
+   * The read options of a table, with {@code scan.mode} defaulting to how the query runs: bounded
+   * in batch execution, continuous in streaming.
+   */
+  public static Configuration readOptions(ReadableConfig options, Context context) {
+    Configuration read = new Configuration();
+    for (ConfigOption<?> option : READ_OPTIONS) {
+      copy(option, options, read);
+    }
+    if (options.getOptional(DeltaSourceOptions.SCAN_MODE).isEmpty()) {
+      boolean batch =
+          context.getConfiguration().get(ExecutionOptions.RUNTIME_MODE)
+              == RuntimeExecutionMode.BATCH;
+      read.set(DeltaSourceOptions.SCAN_MODE, batch ? ScanMode.BOUNDED : ScanMode.CONTINUOUS);
+    }
+    return read;
+  }
+
+  private static <T> void copy(ConfigOption<T> option, ReadableConfig from, Configuration to) {
+    from.getOptional(option).ifPresent(value -> to.set(option, value));
   }
 
   @Override
@@ -83,7 +146,7 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
     List<String> partitions = context.getCatalogTable().getPartitionKeys();
     String name = context.getObjectIdentifier().asSummaryString();
     ReadableConfig options = helper.getOptions();
-    DeltaDynamicTableSink.Target target = target(name, options);
+    Location target = target(name, options);
     Map<String, String> hadoopOptions = HadoopOptions.from(context.getCatalogTable().getOptions());
     return new DeltaDynamicTableSink(
         name,
@@ -107,7 +170,27 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
         .orElse(List.of());
   }
 
-  private static DeltaDynamicTableSink.Target target(String name, ReadableConfig options) {
+  /** Where a table is: a path, or a Unity Catalog name with its connection. */
+  private record Location(String path, String ucTable, UnityCatalogConnection connection) {
+
+    void applyTo(io.github.flinkdelta.sink.DeltaSinkBuilder builder) {
+      if (path != null) {
+        builder.tablePath(path);
+      } else {
+        builder.tableName(ucTable).unityCatalog(connection);
+      }
+    }
+
+    void applyTo(DeltaSourceBuilder builder) {
+      if (path != null) {
+        builder.tablePath(path);
+      } else {
+        builder.tableName(ucTable).unityCatalog(connection);
+      }
+    }
+  }
+
+  private static Location target(String name, ReadableConfig options) {
     Optional<String> path = options.getOptional(DeltaTableOptions.TABLE_PATH);
     Optional<String> ucTable = options.getOptional(DeltaTableOptions.UC_TABLE);
     if (path.isPresent() == ucTable.isPresent()) {
@@ -120,7 +203,7 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
               UnityCatalogOptions.URI.key()));
     }
     if (path.isPresent()) {
-      return builder -> builder.tablePath(path.get());
+      return new Location(path.get(), null, null);
     }
     UnityCatalogConnection connection;
     try {
@@ -128,6 +211,6 @@ public final class DeltaDynamicTableSinkFactory implements DynamicTableSinkFacto
     } catch (IllegalArgumentException e) {
       throw new ValidationException(e.getMessage(), e);
     }
-    return builder -> builder.tableName(ucTable.get()).unityCatalog(connection);
+    return new Location(null, ucTable.get(), connection);
   }
 }

@@ -1,0 +1,111 @@
+package io.github.flinkdelta.core.config;
+
+import java.time.Duration;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+/**
+ * The options of the Delta source. The DataStream builder ({@code
+ * DeltaSource.builder().option(...)}) and the SQL connector ({@code WITH ('scan.…' = …)}) both
+ * resolve them through one reader.
+ */
+@PublicEvolving
+public final class DeltaSourceOptions {
+
+  /** Whether a read ends. */
+  public enum ScanMode {
+    /** Read one version of the table, then end. */
+    BOUNDED,
+    /** Read, then follow the table's new versions until the job is stopped. */
+    CONTINUOUS
+  }
+
+  /** Where a continuous read starts. */
+  public enum StartupMode {
+    /** The rows of the latest version, then every version after it. */
+    SNAPSHOT_THEN_INCREMENTAL,
+    /** Only the versions committed after the source starts. */
+    LATEST,
+    /** The changes of the versions from {@code scan.startup.version} on, without a snapshot. */
+    VERSION,
+    /** The changes of the versions committed at or after {@code scan.startup.timestamp}. */
+    TIMESTAMP
+  }
+
+  /** What a continuous read does with a version that deletes or updates rows. */
+  public enum ChangeCommits {
+    /** Stop the job, naming the version and the options that read past it. */
+    FAIL,
+    /** Skip the version: its deletes and updates, and the rows it adds, are not read. */
+    SKIP
+  }
+
+  public static final ConfigOption<ScanMode> SCAN_MODE =
+      ConfigOptions.key("scan.mode")
+          .enumType(ScanMode.class)
+          .noDefaultValue()
+          .withDescription(
+              "BOUNDED reads one version of the table and ends; CONTINUOUS goes on reading each"
+                  + " new version. Default: BOUNDED in batch execution, CONTINUOUS in streaming.");
+
+  public static final ConfigOption<StartupMode> STARTUP_MODE =
+      ConfigOptions.key("scan.startup.mode")
+          .enumType(StartupMode.class)
+          .defaultValue(StartupMode.SNAPSHOT_THEN_INCREMENTAL)
+          .withDescription(
+              "Where a continuous read starts: SNAPSHOT_THEN_INCREMENTAL reads the latest version's"
+                  + " rows and then each later version; LATEST only versions committed after the"
+                  + " start; VERSION the versions from 'scan.startup.version' on; TIMESTAMP those"
+                  + " committed at or after 'scan.startup.timestamp'. Once the job has a"
+                  + " checkpoint, it goes on from there instead.");
+
+  public static final ConfigOption<Long> STARTUP_VERSION =
+      ConfigOptions.key("scan.startup.version")
+          .longType()
+          .noDefaultValue()
+          .withDescription(
+              "With scan.startup.mode VERSION, the first version a continuous read reads. In a"
+                  + " bounded read, the version to read (time travel).");
+
+  public static final ConfigOption<Long> STARTUP_TIMESTAMP =
+      ConfigOptions.key("scan.startup.timestamp")
+          .longType()
+          .noDefaultValue()
+          .withDescription(
+              "Milliseconds since the epoch. With scan.startup.mode TIMESTAMP, a continuous read"
+                  + " starts at the first version committed at or after it. In a bounded read,"
+                  + " the last version committed at or before it is read (time travel).");
+
+  public static final ConfigOption<Duration> POLL_INTERVAL =
+      ConfigOptions.key("scan.poll-interval")
+          .durationType()
+          .defaultValue(Duration.ofSeconds(1))
+          .withDescription(
+              "How often a continuous read asks for the table's latest version: one call per"
+                  + " interval for the whole job, made by the source's enumerator (for a Unity"
+                  + " Catalog managed table, to the catalog), never by the readers.");
+
+  public static final ConfigOption<Integer> MAX_FILES_PER_POLL =
+      ConfigOptions.key("scan.max-files-per-poll")
+          .intType()
+          .defaultValue(1000)
+          .withDescription(
+              "A continuous read plans at most about this many data files per poll, whole"
+                  + " versions at a time (a version with more is planned whole), and plans no more"
+                  + " while this many wait for a reader, so a reader far behind the table holds"
+                  + " the enumerator's state small.");
+
+  public static final ConfigOption<ChangeCommits> CHANGE_COMMITS =
+      ConfigOptions.key("scan.change-commits")
+          .enumType(ChangeCommits.class)
+          .defaultValue(ChangeCommits.FAIL)
+          .withDescription(
+              "What a continuous read does with a version that deletes or updates rows (it"
+                  + " removes data files or changes their deletion vectors, as upserts and"
+                  + " deletes do): FAIL stops the job naming the version; SKIP reads past it,"
+                  + " leaving out its changes. A version that only rewrites files"
+                  + " (dataChange = false, e.g. compaction) is never read as a change.");
+
+  private DeltaSourceOptions() {}
+}

@@ -1,0 +1,172 @@
+package io.github.flinkdelta.core.read;
+
+import io.delta.kernel.data.ColumnVector;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.engine.FileReadResult;
+import io.delta.kernel.internal.util.Utils;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+import io.github.flinkdelta.core.deletion.DeletionVectorReader;
+import io.github.flinkdelta.core.deletion.RowPositions;
+import io.github.flinkdelta.core.table.PartitionLiterals;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Optional;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * The live rows of one data file, in file order, each with its position (its row index in the
+ * file): the rows the file's deletion vector removes are skipped, partition values are added, and
+ * every row is a new object a caller may keep.
+ *
+ * <p>A reader that stopped after position {@code p} goes on from {@code p + 1}: positions are the
+ * file's own, so they stay meaningful across restarts whatever was deleted.
+ */
+@Internal
+public final class FileRows implements AutoCloseable {
+
+  private final String tableName;
+  private final ReadColumns.Resolved columns;
+  private final ReadFile file;
+  private final RowPositions deleted;
+  private final Object[] partitionValues;
+  private final CloseableIterator<FileReadResult> batches;
+  private final long from;
+
+  private ColumnarBatch batch;
+  private ColumnVector[] vectors;
+  private int rowInBatch;
+  private long batchStart;
+  private long position = -1;
+  private GenericRowData row;
+
+  private FileRows(
+      String tableName,
+      ReadColumns.Resolved columns,
+      ReadFile file,
+      RowPositions deleted,
+      CloseableIterator<FileReadResult> batches,
+      long from) {
+    this.tableName = tableName;
+    this.columns = columns;
+    this.file = file;
+    this.deleted = deleted;
+    this.batches = batches;
+    this.from = from;
+    this.partitionValues = new Object[columns.types.length];
+    for (int i = 0; i < partitionValues.length; i++) {
+      if (columns.physicalIndex[i] < 0) {
+        String value = file.partitionValues().get(columns.partitionKey[i]);
+        partitionValues[i] =
+            KernelRows.literalValue(
+                value == null
+                    ? null
+                    : PartitionLiterals.literal(columns.types[i], value).getValue(),
+                columns.types[i]);
+      }
+    }
+  }
+
+  /**
+   * Opens {@code file} to read its live rows at positions {@code from} and after.
+   *
+   * @throws UncheckedIOException naming the file when it or its deletion vector cannot be read
+   */
+  public static FileRows open(
+      Engine engine, Configuration conf, ReadColumns columns, ReadFile file, long from) {
+    ReadColumns.Resolved resolved = columns.resolved();
+    try {
+      RowPositions deleted =
+          file.deletionVector() == null
+              ? null
+              : DeletionVectorReader.read(conf, columns.tableRoot(), file.deletionVector());
+      CloseableIterator<FileReadResult> batches =
+          engine
+              .getParquetHandler()
+              .readParquetFiles(
+                  Utils.singletonCloseableIterator(
+                      FileStatus.of(file.path(), file.size(), file.modificationTime())),
+                  resolved.physical,
+                  Optional.empty());
+      return new FileRows(columns.tableName(), resolved, file, deleted, batches, from);
+    } catch (IOException e) {
+      throw cannotRead(columns.tableName(), file, e);
+    }
+  }
+
+  /** Moves to the next live row; false when the file has no more. */
+  public boolean next() {
+    try {
+      while (true) {
+        if (batch != null && rowInBatch + 1 < batch.getSize()) {
+          rowInBatch++;
+          long at = batchStart + rowInBatch;
+          if (at >= from && (deleted == null || !deleted.contains(at))) {
+            position = at;
+            row = rowAt(rowInBatch);
+            return true;
+          }
+        } else if (batches.hasNext()) {
+          if (batch != null) {
+            batchStart += batch.getSize();
+          }
+          batch = batches.next().getData();
+          vectors = new ColumnVector[batch.getSchema().length()];
+          for (int i = 0; i < vectors.length; i++) {
+            vectors[i] = batch.getColumnVector(i);
+          }
+          rowInBatch = -1;
+        } else {
+          row = null;
+          return false;
+        }
+      }
+    } catch (UncheckedIOException e) {
+      throw cannotRead(tableName, file, e.getCause());
+    }
+  }
+
+  /** The current row. */
+  public RowData row() {
+    return row;
+  }
+
+  /** The current row's position in its file. */
+  public long position() {
+    return position;
+  }
+
+  private GenericRowData rowAt(int rowId) {
+    GenericRowData out = new GenericRowData(columns.types.length);
+    for (int i = 0; i < columns.types.length; i++) {
+      int source = columns.physicalIndex[i];
+      out.setField(
+          i,
+          source < 0
+              ? partitionValues[i]
+              : KernelRows.value(vectors[source], rowId, columns.types[i]));
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    try {
+      batches.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static UncheckedIOException cannotRead(String table, ReadFile file, IOException e) {
+    return new UncheckedIOException(
+        String.format(
+            "Cannot read the data file %s of Delta table %s (version %d): %s",
+            file.path(), table, file.version(), e.getMessage()),
+        e);
+  }
+}

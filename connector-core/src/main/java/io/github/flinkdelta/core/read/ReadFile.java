@@ -1,0 +1,70 @@
+package io.github.flinkdelta.core.read;
+
+import io.delta.kernel.internal.actions.AddFile;
+import io.delta.kernel.internal.util.VectorUtils;
+import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
+import io.github.flinkdelta.core.table.DeletionVectors;
+import java.io.Serializable;
+import java.net.URI;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.flink.annotation.Internal;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * One data file to read, as a version of its table lists it: where it is, its partition values, and
+ * the deletion vector that hides some of its rows.
+ *
+ * @param path the file's absolute URI
+ * @param size the file's size in bytes
+ * @param modificationTime the file's modification time, in milliseconds since the epoch
+ * @param partitionValues the file's partition values in Delta's string form, by physical column
+ *     name (null values allowed)
+ * @param deletionVector the rows of the file that are deleted, or null when none is
+ * @param version the version that listed the file
+ * @param numRecords the file's rows by its statistics, or -1 when it has none
+ */
+@Internal
+public record ReadFile(
+    String path,
+    long size,
+    long modificationTime,
+    Map<String, String> partitionValues,
+    DeletionVectorDescriptor deletionVector,
+    long version,
+    long numRecords)
+    implements Serializable {
+
+  public ReadFile {
+    Objects.requireNonNull(path, "path");
+    partitionValues = Collections.unmodifiableMap(new HashMap<>(partitionValues));
+  }
+
+  /** The file of {@code add}, an add action of {@code version} of the table at {@code root}. */
+  public static ReadFile of(AddFile add, URI root, long version) {
+    return new ReadFile(
+        absolute(root, add.getPath()),
+        add.getSize(),
+        add.getModificationTime(),
+        VectorUtils.toJavaMap(add.getPartitionValues()),
+        add.getDeletionVector().map(DeletionVectors::fromKernel).orElse(null),
+        version,
+        add.getNumRecords().orElse(-1L));
+  }
+
+  /** The rows of the file that are live: all its rows but those its deletion vector removes. */
+  public long liveRecords() {
+    if (numRecords < 0) {
+      return -1;
+    }
+    return deletionVector == null ? numRecords : numRecords - deletionVector.cardinality();
+  }
+
+  /** The absolute path of an add action's path, which is a URI, relative to the root or not. */
+  static String absolute(URI root, String path) {
+    Path file = new Path(URI.create(path));
+    return (file.isAbsolute() ? file : new Path(new Path(root), file)).toString();
+  }
+}

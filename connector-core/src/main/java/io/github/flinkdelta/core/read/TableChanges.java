@@ -1,0 +1,106 @@
+package io.github.flinkdelta.core.read;
+
+import io.delta.kernel.CommitActions;
+import io.delta.kernel.CommitRange;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.internal.DeltaLogActionUtils.DeltaAction;
+import io.delta.kernel.internal.actions.AddFile;
+import io.delta.kernel.internal.actions.RemoveFile;
+import io.delta.kernel.internal.util.VectorUtils;
+import io.delta.kernel.utils.CloseableIterator;
+import io.github.flinkdelta.core.table.DeletionVectors;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.annotation.Internal;
+
+/**
+ * The changes of a range of versions, one {@link VersionChange} per version in order, read from the
+ * commits Kernel's {@link CommitRange} lists (which checks that Kernel can read each version's
+ * protocol).
+ *
+ * <p>The actions are Kernel's internal {@link AddFile} and {@link RemoveFile} rows, as everywhere
+ * the connector reads actions: Kernel's public API gives them only as rows.
+ */
+@Internal
+public final class TableChanges {
+
+  private static final Set<DeltaAction> ACTIONS =
+      Set.of(DeltaAction.ADD, DeltaAction.REMOVE, DeltaAction.METADATA, DeltaAction.PROTOCOL);
+
+  private TableChanges() {}
+
+  /** The changes of every version of {@code commits}, of the table at {@code root}. */
+  public static List<VersionChange> of(Engine engine, CommitRange commits, String root) {
+    URI tableRoot = URI.create(root);
+    List<VersionChange> changes = new ArrayList<>();
+    try (CloseableIterator<CommitActions> versions = commits.getCommitActions(engine, ACTIONS)) {
+      while (versions.hasNext()) {
+        try (CommitActions commit = versions.next()) {
+          changes.add(change(commit, tableRoot));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (Exception e) {
+      if (e instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IllegalStateException(e);
+    }
+    return changes;
+  }
+
+  private static VersionChange change(CommitActions commit, URI root) throws IOException {
+    List<ReadFile> added = new ArrayList<>();
+    List<ReadFile> removed = new ArrayList<>();
+    boolean metadata = false;
+    long version = commit.getVersion();
+    try (CloseableIterator<ColumnarBatch> batches = commit.getActions()) {
+      while (batches.hasNext()) {
+        ColumnarBatch batch = batches.next();
+        int addIndex = batch.getSchema().indexOf("add");
+        int removeIndex = batch.getSchema().indexOf("remove");
+        int metadataIndex = batch.getSchema().indexOf("metaData");
+        try (CloseableIterator<Row> rows = batch.getRows()) {
+          while (rows.hasNext()) {
+            Row row = rows.next();
+            if (!row.isNullAt(addIndex)) {
+              AddFile add = new AddFile(row.getStruct(addIndex));
+              if (add.getDataChange()) {
+                added.add(ReadFile.of(add, root, version));
+              }
+            } else if (!row.isNullAt(removeIndex)) {
+              RemoveFile remove = new RemoveFile(row.getStruct(removeIndex));
+              if (remove.getDataChange()) {
+                removed.add(removed(remove, root, version));
+              }
+            } else if (!row.isNullAt(metadataIndex)) {
+              metadata = true;
+            }
+          }
+        }
+      }
+    }
+    return new VersionChange(version, commit.getTimestamp(), added, removed, metadata);
+  }
+
+  private static ReadFile removed(RemoveFile remove, URI root, long version) {
+    Map<String, String> partitionValues =
+        remove.getPartitionValues().map(VectorUtils::<String, String>toJavaMap).orElse(Map.of());
+    return new ReadFile(
+        ReadFile.absolute(root, remove.getPath()),
+        remove.getSize().orElse(-1L),
+        0,
+        partitionValues,
+        remove.getDeletionVector().map(DeletionVectors::fromKernel).orElse(null),
+        version,
+        -1);
+  }
+}

@@ -1,0 +1,253 @@
+package io.github.flinkdelta.source;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.github.flinkdelta.core.catalog.PathTableLocator;
+import io.github.flinkdelta.core.catalog.TableHistory;
+import io.github.flinkdelta.core.catalog.TableLocator;
+import io.github.flinkdelta.core.catalog.TableReference;
+import io.github.flinkdelta.core.config.DeltaSourceOptions;
+import io.github.flinkdelta.core.config.DeltaSourceOptions.ScanMode;
+import io.github.flinkdelta.core.config.DeltaSourceOptions.StartupMode;
+import io.github.flinkdelta.core.read.ReadColumns;
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import io.github.flinkdelta.sink.UnityCatalogOptions;
+import io.github.flinkdelta.uc.UnityCatalogConnection;
+import io.github.flinkdelta.uc.internal.UnityCatalogTableName;
+import io.github.flinkdelta.uc.internal.UnityCatalogTableReference;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
+
+/**
+ * Builds a {@link DeltaSource}. Setters only record; {@link #build()} checks everything at once,
+ * finds the table and resolves the columns read against its schema.
+ *
+ * <pre>{@code
+ * DeltaSource source = DeltaSource.builder()
+ *     .tablePath("s3a://bucket/events")
+ *     .columns("id", "event_date", "payload")
+ *     .continuous()
+ *     .build();
+ * env.fromSource(source, WatermarkStrategy.noWatermarks(), "events");
+ * }</pre>
+ */
+@PublicEvolving
+public final class DeltaSourceBuilder {
+
+  private String tablePath;
+  private String tableName;
+  private UnityCatalogConnection unityCatalog;
+  private List<String> columns = List.of();
+  private final Map<String, String> hadoopOptions = new LinkedHashMap<>();
+  private final Configuration options = new Configuration();
+
+  DeltaSourceBuilder() {}
+
+  /** The table's root location, e.g. {@code file:///data/events} or {@code s3a://bucket/t}. */
+  public DeltaSourceBuilder tablePath(String path) {
+    this.tablePath = path;
+    return this;
+  }
+
+  /**
+   * A Unity Catalog table, {@code catalog.schema.table}, as the alternative to {@link #tablePath}.
+   * Needs {@link #unityCatalog} or the connection's options.
+   */
+  public DeltaSourceBuilder tableName(String catalogSchemaTable) {
+    this.tableName = catalogSchemaTable;
+    return this;
+  }
+
+  /** The Unity Catalog server that holds {@link #tableName}. */
+  public DeltaSourceBuilder unityCatalog(UnityCatalogConnection connection) {
+    this.unityCatalog = connection;
+    return this;
+  }
+
+  /** The columns to read, in the order rows hold them; every column of the table by default. */
+  public DeltaSourceBuilder columns(String... names) {
+    this.columns = List.of(names);
+    return this;
+  }
+
+  /** Read one version of the table and end: the latest, unless a version or time is given. */
+  public DeltaSourceBuilder bounded() {
+    options.set(DeltaSourceOptions.SCAN_MODE, ScanMode.BOUNDED);
+    return this;
+  }
+
+  /** Read the latest version's rows, then the rows each new version adds. The default. */
+  public DeltaSourceBuilder continuous() {
+    options.set(DeltaSourceOptions.SCAN_MODE, ScanMode.CONTINUOUS);
+    return this;
+  }
+
+  /** A bounded read of {@code version}; a continuous read of the versions from it on. */
+  public DeltaSourceBuilder version(long version) {
+    options.set(DeltaSourceOptions.STARTUP_MODE, StartupMode.VERSION);
+    options.set(DeltaSourceOptions.STARTUP_VERSION, version);
+    return this;
+  }
+
+  /**
+   * A bounded read of the last version committed at or before {@code epochMillis}; a continuous
+   * read of the versions committed at or after it.
+   */
+  public DeltaSourceBuilder timestamp(long epochMillis) {
+    options.set(DeltaSourceOptions.STARTUP_MODE, StartupMode.TIMESTAMP);
+    options.set(DeltaSourceOptions.STARTUP_TIMESTAMP, epochMillis);
+    return this;
+  }
+
+  /** A continuous read of only the versions committed after the source starts. */
+  public DeltaSourceBuilder latest() {
+    options.set(DeltaSourceOptions.STARTUP_MODE, StartupMode.LATEST);
+    return this;
+  }
+
+  /** A Hadoop file system option, e.g. {@code fs.s3a.endpoint}; values never reach logs. */
+  public DeltaSourceBuilder hadoopOption(String key, String value) {
+    hadoopOptions.put(key, value);
+    return this;
+  }
+
+  /** Hadoop file system options, added to those set before. */
+  public DeltaSourceBuilder hadoopOptions(Map<String, String> options) {
+    hadoopOptions.putAll(options);
+    return this;
+  }
+
+  /** Sets one option of {@link DeltaSourceOptions} or {@link UnityCatalogOptions}. */
+  public <T> DeltaSourceBuilder option(ConfigOption<T> option, T value) {
+    options.set(option, value);
+    return this;
+  }
+
+  /** Adds every option that {@code config} sets, over those set before. */
+  public DeltaSourceBuilder options(ReadableConfig config) {
+    options.addAll(Configuration.fromMap(config.toMap()));
+    return this;
+  }
+
+  /**
+   * Checks the configuration, finds the table and resolves the columns against its schema (of the
+   * version a bounded read reads, else the latest).
+   *
+   * @throws IllegalArgumentException naming every missing or invalid setting and every column the
+   *     table does not have
+   * @throws IllegalStateException when the table does not exist
+   */
+  public DeltaSource build() {
+    List<String> problems = new ArrayList<>();
+    if ((tablePath == null || tablePath.isBlank()) == (tableName == null)) {
+      problems.add(
+          "set either tablePath(\"file:///...\" or \"s3a://...\") or"
+              + " tableName(\"catalog.schema.table\") with unityCatalog(...)");
+    }
+    UnityCatalogConnection connection = unityCatalog;
+    if (tableName != null) {
+      try {
+        UnityCatalogTableName.parse(tableName);
+      } catch (IllegalArgumentException e) {
+        problems.add(e.getMessage());
+      }
+      if (connection == null && UnityCatalogOptions.isSet(options)) {
+        try {
+          connection = UnityCatalogOptions.connection(options, "DeltaSource for " + tableName);
+        } catch (IllegalArgumentException e) {
+          problems.add(e.getMessage());
+        }
+      } else if (connection == null) {
+        problems.add(
+            "set unityCatalog(...) (or the option '"
+                + UnityCatalogOptions.URI.key()
+                + "') to the server that holds "
+                + tableName);
+      }
+    }
+    boolean bounded =
+        options.getOptional(DeltaSourceOptions.SCAN_MODE).orElse(ScanMode.CONTINUOUS)
+            == ScanMode.BOUNDED;
+    StartupMode startup = options.get(DeltaSourceOptions.STARTUP_MODE);
+    if (startup == StartupMode.VERSION
+        && options.getOptional(DeltaSourceOptions.STARTUP_VERSION).isEmpty()) {
+      problems.add(
+          "'"
+              + DeltaSourceOptions.STARTUP_MODE.key()
+              + "' is VERSION: set '"
+              + DeltaSourceOptions.STARTUP_VERSION.key()
+              + "' to the version to start from");
+    }
+    if (startup == StartupMode.TIMESTAMP
+        && options.getOptional(DeltaSourceOptions.STARTUP_TIMESTAMP).isEmpty()) {
+      problems.add(
+          "'"
+              + DeltaSourceOptions.STARTUP_MODE.key()
+              + "' is TIMESTAMP: set '"
+              + DeltaSourceOptions.STARTUP_TIMESTAMP.key()
+              + "' to the time to start from, in epoch milliseconds");
+    }
+    if (bounded && startup == StartupMode.LATEST) {
+      problems.add(
+          "a bounded read reads one version: '"
+              + DeltaSourceOptions.STARTUP_MODE.key()
+              + "' LATEST is for continuous reads");
+    }
+    if (options.get(DeltaSourceOptions.MAX_FILES_PER_POLL) < 1) {
+      problems.add("'" + DeltaSourceOptions.MAX_FILES_PER_POLL.key() + "' must be at least 1");
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(
+          "Cannot build DeltaSource: " + String.join("; ", problems));
+    }
+
+    TableReference reference =
+        tableName == null
+            ? new PathTableLocator(tablePath)
+            : new UnityCatalogTableReference(connection, UnityCatalogTableName.parse(tableName));
+    org.apache.hadoop.conf.Configuration hadoopConf = HadoopConfigurations.of(hadoopOptions);
+    TableLocator locator =
+        reference
+            .find(hadoopConf)
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "Cannot read "
+                            + reference.description()
+                            + ": there is no table there. Check the path or name."));
+    long startVersion = options.getOptional(DeltaSourceOptions.STARTUP_VERSION).orElse(-1L);
+    long startTimestamp = options.getOptional(DeltaSourceOptions.STARTUP_TIMESTAMP).orElse(-1L);
+    ReadColumns read;
+    org.apache.hadoop.conf.Configuration storageConf = locator.storageConf(hadoopConf);
+    try (TableHistory history = locator.history(storageConf)) {
+      DefaultEngine engine = DefaultEngine.create(storageConf);
+      Snapshot schemaOf =
+          !bounded
+              ? history.latest(engine)
+              : switch (startup) {
+                case VERSION -> history.atVersion(engine, startVersion);
+                case TIMESTAMP -> history.atTimestamp(engine, startTimestamp);
+                default -> history.latest(engine);
+              };
+      read = ReadColumns.of(locator.name(), schemaOf, columns);
+    }
+    return new DeltaSource(
+        new DeltaSourceConfig(
+            locator,
+            hadoopOptions,
+            read,
+            bounded,
+            startup,
+            startVersion,
+            startTimestamp,
+            options.get(DeltaSourceOptions.POLL_INTERVAL),
+            options.get(DeltaSourceOptions.MAX_FILES_PER_POLL),
+            options.get(DeltaSourceOptions.CHANGE_COMMITS)));
+  }
+}

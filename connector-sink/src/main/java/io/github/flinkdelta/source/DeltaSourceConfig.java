@@ -1,0 +1,81 @@
+package io.github.flinkdelta.source;
+
+import io.github.flinkdelta.core.catalog.TableLocator;
+import io.github.flinkdelta.core.config.DeltaSourceOptions.ChangeCommits;
+import io.github.flinkdelta.core.config.DeltaSourceOptions.StartupMode;
+import io.github.flinkdelta.core.read.ReadColumns;
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.flink.annotation.Internal;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * The immutable, resolved configuration a {@link DeltaSource} ships to its enumerator and readers.
+ *
+ * @param table the table: its name, location and where its versions come from
+ * @param hadoopOptions storage options handed to Hadoop's file systems
+ * @param columns the columns read, resolved against the table's schema at build time
+ * @param bounded whether the read ends after one version
+ * @param startup where the read starts; for a bounded read, SNAPSHOT_THEN_INCREMENTAL (the latest
+ *     version), VERSION or TIMESTAMP (time travel)
+ * @param startVersion the version of {@code startup} VERSION
+ * @param startTimestamp the timestamp of {@code startup} TIMESTAMP, in epoch milliseconds
+ * @param pollInterval how often a continuous read looks for new versions
+ * @param maxFilesPerPoll about how many files a continuous read plans per poll
+ * @param changeCommits what a continuous read does with versions that delete or update rows
+ */
+@Internal
+public record DeltaSourceConfig(
+    TableLocator table,
+    Map<String, String> hadoopOptions,
+    ReadColumns columns,
+    boolean bounded,
+    StartupMode startup,
+    long startVersion,
+    long startTimestamp,
+    Duration pollInterval,
+    int maxFilesPerPoll,
+    ChangeCommits changeCommits)
+    implements Serializable {
+
+  public DeltaSourceConfig {
+    Objects.requireNonNull(table, "table");
+    Objects.requireNonNull(columns, "columns");
+    Objects.requireNonNull(startup, "startup");
+    Objects.requireNonNull(pollInterval, "pollInterval");
+    Objects.requireNonNull(changeCommits, "changeCommits");
+    hadoopOptions = Map.copyOf(hadoopOptions);
+  }
+
+  /** The table as messages name it. */
+  public String tableName() {
+    return table.name();
+  }
+
+  /**
+   * The Hadoop configuration through which the table's files are read: the storage options plus any
+   * credentials the catalog vends for the table.
+   */
+  public Configuration storageConf() {
+    return table.storageConf(HadoopConfigurations.of(hadoopOptions));
+  }
+
+  @Override
+  public String toString() {
+    // Storage options may hold credentials: name the keys, never the values.
+    return "DeltaSourceConfig[table="
+        + table.name()
+        + ", columns="
+        + columns.names()
+        + ", hadoopOptions="
+        + hadoopOptions.keySet()
+        + ", bounded="
+        + bounded
+        + ", startup="
+        + startup
+        + "]";
+  }
+}

@@ -1,0 +1,102 @@
+package io.github.flinkdelta.source;
+
+import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
+import io.github.flinkdelta.core.read.ReadFile;
+import io.github.flinkdelta.sink.DataFileSerialization;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.core.memory.DataOutputView;
+
+/** Versioned serializer of {@link DeltaSplit}, the state of readers and of the enumerator. */
+@Internal
+public final class DeltaSplitSerializer implements SimpleVersionedSerializer<DeltaSplit> {
+
+  static final int VERSION = 1;
+
+  @Override
+  public int getVersion() {
+    return VERSION;
+  }
+
+  @Override
+  public byte[] serialize(DeltaSplit split) throws IOException {
+    DataOutputSerializer out = new DataOutputSerializer(256);
+    write(split, out);
+    return out.getCopyOfBuffer();
+  }
+
+  @Override
+  public DeltaSplit deserialize(int version, byte[] serialized) throws IOException {
+    checkVersion(version);
+    return read(new DataInputDeserializer(serialized));
+  }
+
+  static void checkVersion(int version) throws IOException {
+    if (version != VERSION) {
+      throw new IOException(
+          "Cannot read Delta source state version "
+              + version
+              + "; this connector reads version "
+              + VERSION
+              + ". Restore with the connector version that wrote it.");
+    }
+  }
+
+  static void write(DeltaSplit split, DataOutputView out) throws IOException {
+    ReadFile file = split.file();
+    DataFileSerialization.writeString(file.path(), out);
+    out.writeLong(file.size());
+    out.writeLong(file.modificationTime());
+    out.writeInt(file.partitionValues().size());
+    for (Map.Entry<String, String> value : file.partitionValues().entrySet()) {
+      DataFileSerialization.writeString(value.getKey(), out);
+      out.writeBoolean(value.getValue() != null);
+      if (value.getValue() != null) {
+        DataFileSerialization.writeString(value.getValue(), out);
+      }
+    }
+    DeletionVectorDescriptor dv = file.deletionVector();
+    out.writeBoolean(dv != null);
+    if (dv != null) {
+      DataFileSerialization.writeString(dv.storageType(), out);
+      DataFileSerialization.writeString(dv.pathOrInlineDv(), out);
+      out.writeInt(dv.offset() == null ? -1 : dv.offset());
+      out.writeInt(dv.sizeInBytes());
+      out.writeLong(dv.cardinality());
+    }
+    out.writeLong(file.version());
+    out.writeLong(file.numRecords());
+    out.writeLong(split.position());
+  }
+
+  static DeltaSplit read(DataInputDeserializer in) throws IOException {
+    String path = DataFileSerialization.readString(in);
+    long size = in.readLong();
+    long modificationTime = in.readLong();
+    int partitions = in.readInt();
+    Map<String, String> partitionValues = new HashMap<>();
+    for (int i = 0; i < partitions; i++) {
+      String key = DataFileSerialization.readString(in);
+      partitionValues.put(key, in.readBoolean() ? DataFileSerialization.readString(in) : null);
+    }
+    DeletionVectorDescriptor dv = null;
+    if (in.readBoolean()) {
+      String storageType = DataFileSerialization.readString(in);
+      String pathOrInline = DataFileSerialization.readString(in);
+      int offset = in.readInt();
+      dv =
+          new DeletionVectorDescriptor(
+              storageType, pathOrInline, offset < 0 ? null : offset, in.readInt(), in.readLong());
+    }
+    long version = in.readLong();
+    long numRecords = in.readLong();
+    ReadFile file =
+        new ReadFile(path, size, modificationTime, partitionValues, dv, version, numRecords);
+    return new DeltaSplit(file, in.readLong());
+  }
+}

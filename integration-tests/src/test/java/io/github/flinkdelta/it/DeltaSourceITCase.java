@@ -1,0 +1,254 @@
+package io.github.flinkdelta.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.flinkdelta.core.config.DeltaSourceOptions;
+import io.github.flinkdelta.core.testing.DeltaTableReader;
+import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.source.DeltaSource;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.testutils.junit.SharedObjectsExtension;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The source end to end: bounded reads equal what Kernel's reader reads of the same version, and a
+ * continuous read copies a table while it is written, through failures of both jobs, into a second
+ * table that ends equal to the first.
+ */
+class DeltaSourceITCase {
+
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
+
+  @RegisterExtension final SharedObjectsExtension shared = SharedObjectsExtension.create();
+
+  private static final int BUCKETS = 5;
+
+  @TempDir Path dir;
+
+  @Test
+  void aBoundedReadOfAPartitionedTableReturnsExactlyItsRows() throws Exception {
+    String table = table("partitioned");
+    write(table, 4_000, "bucket");
+
+    List<List<Object>> read = readBounded(DeltaSource.builder().tablePath(table).bounded());
+
+    assertThat(read)
+        .hasSize(4_000)
+        .containsExactlyInAnyOrderElementsOf(TestRows.expected(4_000, BUCKETS));
+    assertThat(read).containsExactlyInAnyOrderElementsOf(DeltaTableReader.readAll(table));
+  }
+
+  @Test
+  void aBoundedReadOfSomeColumnsReturnsThemInTheOrderAsked() throws Exception {
+    String table = table("projected");
+    write(table, 1_000, "bucket");
+
+    List<List<Object>> read =
+        readBounded(DeltaSource.builder().tablePath(table).columns("bucket", "id").bounded());
+
+    List<List<Object>> expected = new ArrayList<>();
+    for (List<Object> row : TestRows.expected(1_000, BUCKETS)) {
+      expected.add(List.of(row.get(1), row.get(0)));
+    }
+    assertThat(read).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  @Test
+  void aBoundedReadOfAnUpsertTableLeavesOutTheRowsItsDeletionVectorsDelete() throws Exception {
+    String table = table("upserts");
+    Changelog changelog = new Changelog(300);
+    long changes = 6_000;
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).env();
+    changelog
+        .source(env, 0, changes, 20_000)
+        .sinkTo(
+            DeltaSink.builder()
+                .tablePath(table)
+                .rowType(Changelog.TYPE)
+                .primaryKey("id")
+                .partitionColumns("bucket")
+                .build());
+    env.execute("upserts");
+    assertThat(DeltaLogFiles.addsFrom(table, 0))
+        .as("adds with deletion vectors")
+        .anyMatch(add -> add.hasNonNull("deletionVector"));
+
+    List<List<Object>> read = readBounded(DeltaSource.builder().tablePath(table).bounded());
+
+    assertThat(read)
+        .containsExactlyInAnyOrderElementsOf(Changelog.rows(changelog.expected(changes)));
+  }
+
+  @Test
+  void aBoundedReadAtAVersionReadsThatVersion() throws Exception {
+    String table = table("time-travel");
+    write(table, 500, null);
+    long first = DeltaTableReader.version(table);
+    write(table, 700, null);
+
+    List<List<Object>> read =
+        readBounded(DeltaSource.builder().tablePath(table).bounded().version(first));
+
+    assertThat(read).containsExactlyInAnyOrderElementsOf(TestRows.expected(500, BUCKETS));
+  }
+
+  @Test
+  void aContinuousReadCopiesATableWhileItIsWrittenExactlyOnceThroughFailuresOfBothJobs()
+      throws Exception {
+    String source = table("source");
+    String copy = table("copy");
+    long count = 12_000;
+    FaultCounter writerFaults = FaultCounter.in(shared);
+    FaultCounter readerFaults = FaultCounter.in(shared);
+    write(source, 1, "bucket");
+
+    StreamExecutionEnvironment writing = FLINK.job().checkpointEveryMillis(100).restarts(5).env();
+    TestRows.source(writing, count, 3_000, BUCKETS)
+        .filter(row -> row.getLong(0) > 0)
+        .map(FailingMapper.untilFired(writerFaults, 2, 2_500))
+        .returns(InternalTypeInfo.of(TestRows.TYPE))
+        .sinkTo(sink(source, "bucket"));
+    JobClient writer = writing.executeAsync("writer");
+
+    StreamExecutionEnvironment reading = FLINK.job().checkpointEveryMillis(100).restarts(5).env();
+    reading
+        .fromSource(
+            DeltaSource.builder()
+                .tablePath(source)
+                .continuous()
+                .option(DeltaSourceOptions.POLL_INTERVAL, java.time.Duration.ofMillis(100))
+                .build(),
+            WatermarkStrategy.noWatermarks(),
+            "delta source")
+        .uid("delta-source")
+        .map(FailingMapper.untilFired(readerFaults, 3, 3_000))
+        .returns(InternalTypeInfo.of(TestRows.TYPE))
+        .sinkTo(sink(copy, null));
+    JobClient reader = reading.executeAsync("reader");
+
+    writer.getJobExecutionResult().get();
+    Await.until(reader, "the copy to hold every row", () -> countOf(copy) >= count);
+    reader.cancel().get();
+
+    assertThat(writerFaults.count()).isEqualTo(2);
+    assertThat(readerFaults.count()).isEqualTo(3);
+    List<List<Object>> expected = TestRows.expected(count, BUCKETS);
+    assertThat(DeltaTableReader.readAll(source)).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(DeltaTableReader.readAll(copy)).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  @Test
+  void aContinuousReadStopsAtAVersionThatUpdatesRowsNamingItAndTheOption() throws Exception {
+    String table = table("updated");
+    Changelog changelog = new Changelog(50);
+    // Two jobs, so that the second one's changes of the first one's keys are a version of their
+    // own.
+    for (long from : new long[] {0, 500}) {
+      StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).env();
+      changelog
+          .source(env, from, 500, 1_000_000)
+          .sinkTo(
+              DeltaSink.builder()
+                  .tablePath(table)
+                  .rowType(Changelog.TYPE)
+                  .primaryKey("id")
+                  .build());
+      env.execute("upserts from " + from);
+    }
+    assertThat(DeltaLogFiles.actions(table, DeltaTableReader.version(table), "remove"))
+        .as("removes of the last version")
+        .isNotEmpty();
+
+    StreamExecutionEnvironment reading = FLINK.job().env();
+    reading
+        .fromSource(
+            DeltaSource.builder().tablePath(table).version(0).continuous().build(),
+            WatermarkStrategy.noWatermarks(),
+            "delta source")
+        .sinkTo(new org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink<>());
+
+    assertThatThrownBy(() -> reading.execute("reader"))
+        .rootCause()
+        .hasMessageContaining("deletes or updates rows")
+        .hasMessageContaining(DeltaSourceOptions.CHANGE_COMMITS.key())
+        .hasMessageMatching("(?s)Version \\d+ of Delta table .*");
+  }
+
+  private static long countOf(String table) {
+    try {
+      return DeltaTableReader.readAll(table).size();
+    } catch (RuntimeException e) {
+      return 0;
+    }
+  }
+
+  private List<List<Object>> readBounded(io.github.flinkdelta.source.DeltaSourceBuilder builder)
+      throws Exception {
+    StreamExecutionEnvironment env = FLINK.job().env();
+    env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    DeltaSource source = builder.build();
+    RowType type = ((InternalTypeInfo<RowData>) source.getProducedType()).toRowType();
+    DataStream<RowData> rows =
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "delta source");
+    List<List<Object>> read = new ArrayList<>();
+    try (CloseableIterator<RowData> it = rows.executeAndCollect()) {
+      while (it.hasNext()) {
+        read.add(values(it.next(), type));
+      }
+    }
+    return read;
+  }
+
+  private static List<Object> values(RowData row, RowType type) {
+    List<Object> values = new ArrayList<>();
+    for (int i = 0; i < type.getFieldCount(); i++) {
+      LogicalType field = type.getTypeAt(i);
+      if (row.isNullAt(i)) {
+        values.add(null);
+      } else if (field instanceof BigIntType) {
+        values.add(row.getLong(i));
+      } else if (field instanceof IntType) {
+        values.add(row.getInt(i));
+      } else {
+        values.add(row.getString(i).toString());
+      }
+    }
+    return values;
+  }
+
+  private void write(String table, long count, String partitionColumn) throws Exception {
+    StreamExecutionEnvironment env = FLINK.job().env();
+    env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    TestRows.source(env, count, 1_000_000, BUCKETS).sinkTo(sink(table, partitionColumn));
+    env.execute("write " + table);
+  }
+
+  private static DeltaSink sink(String table, String partitionColumn) {
+    var builder = DeltaSink.builder().tablePath(table).rowType(TestRows.TYPE);
+    if (partitionColumn != null) {
+      builder.partitionColumns(partitionColumn);
+    }
+    return builder.build();
+  }
+
+  private String table(String name) {
+    return dir.resolve(name).toUri().toString();
+  }
+}
