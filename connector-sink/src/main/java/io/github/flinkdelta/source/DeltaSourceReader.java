@@ -14,6 +14,7 @@ import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.types.RowKind;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -69,7 +70,11 @@ final class DeltaSourceReader implements SourceReader<RowData, DeltaSplit> {
         finish();
         return InputStatus.MORE_AVAILABLE;
       }
-      output.collect(rows.row());
+      RowData row = rows.row();
+      if (current.deletes()) {
+        row.setRowKind(RowKind.DELETE);
+      }
+      output.collect(row);
       next = rows.position() + 1;
     }
     return InputStatus.MORE_AVAILABLE;
@@ -85,7 +90,11 @@ final class DeltaSourceReader implements SourceReader<RowData, DeltaSplit> {
     }
     current = split;
     next = split.position();
-    rows = FileRows.open(engine, conf, config.columns(), split.file(), next);
+    rows =
+        split.rows() == DeltaSplit.Rows.NEWLY_DELETED
+            ? FileRows.openNewlyDeleted(
+                engine, conf, config.columns(), split.file(), split.before(), next)
+            : FileRows.open(engine, conf, config.columns(), split.file(), next);
     return true;
   }
 

@@ -2,6 +2,7 @@ package io.github.flinkdelta.source;
 
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.github.flinkdelta.core.catalog.TableHistory;
+import io.github.flinkdelta.core.config.DeltaSourceOptions;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
@@ -39,6 +40,11 @@ final class DeltaSplitEnumerator implements SplitEnumerator<DeltaSplit, DeltaEnu
   private final TableHistory history;
   private final VersionPlanner planner;
 
+  /** The one reader of a changelog read. */
+  private static final int CHANGELOG_READER = 0;
+
+  private final boolean changelog;
+
   private volatile long nextVersion;
 
   DeltaSplitEnumerator(
@@ -47,6 +53,8 @@ final class DeltaSplitEnumerator implements SplitEnumerator<DeltaSplit, DeltaEnu
       DeltaEnumeratorState state) {
     this.context = context;
     this.config = config;
+    this.changelog =
+        !config.bounded() && config.changeCommits() == DeltaSourceOptions.ChangeCommits.CHANGELOG;
     this.nextVersion = state.nextVersion();
     this.pending = new ArrayDeque<>(state.pending());
     Configuration conf = config.storageConf();
@@ -132,6 +140,11 @@ final class DeltaSplitEnumerator implements SplitEnumerator<DeltaSplit, DeltaEnu
       int subtask = readers.next();
       if (!context.registeredReaders().containsKey(subtask)) {
         readers.remove();
+        continue;
+      }
+      if (changelog && subtask != CHANGELOG_READER) {
+        // One reader emits a changelog, one split after another: a key's delete in one version
+        // and its insert in the next, or in the version's own inserts, stay in order downstream.
         continue;
       }
       DeltaSplit split;

@@ -60,7 +60,16 @@ public final class DeltaSplitSerializer implements SimpleVersionedSerializer<Del
         DataFileSerialization.writeString(value.getValue(), out);
       }
     }
-    DeletionVectorDescriptor dv = file.deletionVector();
+    writeVector(file.deletionVector(), out);
+    out.writeLong(file.version());
+    out.writeLong(file.numRecords());
+    out.writeByte(split.rows().ordinal());
+    writeVector(split.before(), out);
+    out.writeLong(split.position());
+  }
+
+  private static void writeVector(DeletionVectorDescriptor dv, DataOutputView out)
+      throws IOException {
     out.writeBoolean(dv != null);
     if (dv != null) {
       DataFileSerialization.writeString(dv.storageType(), out);
@@ -69,9 +78,17 @@ public final class DeltaSplitSerializer implements SimpleVersionedSerializer<Del
       out.writeInt(dv.sizeInBytes());
       out.writeLong(dv.cardinality());
     }
-    out.writeLong(file.version());
-    out.writeLong(file.numRecords());
-    out.writeLong(split.position());
+  }
+
+  private static DeletionVectorDescriptor readVector(DataInputDeserializer in) throws IOException {
+    if (!in.readBoolean()) {
+      return null;
+    }
+    String storageType = DataFileSerialization.readString(in);
+    String pathOrInline = DataFileSerialization.readString(in);
+    int offset = in.readInt();
+    return new DeletionVectorDescriptor(
+        storageType, pathOrInline, offset < 0 ? null : offset, in.readInt(), in.readLong());
   }
 
   static DeltaSplit read(DataInputDeserializer in) throws IOException {
@@ -84,19 +101,15 @@ public final class DeltaSplitSerializer implements SimpleVersionedSerializer<Del
       String key = DataFileSerialization.readString(in);
       partitionValues.put(key, in.readBoolean() ? DataFileSerialization.readString(in) : null);
     }
-    DeletionVectorDescriptor dv = null;
-    if (in.readBoolean()) {
-      String storageType = DataFileSerialization.readString(in);
-      String pathOrInline = DataFileSerialization.readString(in);
-      int offset = in.readInt();
-      dv =
-          new DeletionVectorDescriptor(
-              storageType, pathOrInline, offset < 0 ? null : offset, in.readInt(), in.readLong());
-    }
+    DeletionVectorDescriptor dv = readVector(in);
     long version = in.readLong();
     long numRecords = in.readLong();
     ReadFile file =
         new ReadFile(path, size, modificationTime, partitionValues, dv, version, numRecords);
-    return new DeltaSplit(file, in.readLong());
+    int rows = in.readByte();
+    if (rows < 0 || rows >= DeltaSplit.Rows.values().length) {
+      throw new IOException("Corrupt Delta source state: split rows " + rows);
+    }
+    return new DeltaSplit(file, DeltaSplit.Rows.values()[rows], readVector(in), in.readLong());
   }
 }

@@ -7,11 +7,15 @@ import io.github.flinkdelta.core.catalog.TableHistory;
 import io.github.flinkdelta.core.config.DeltaSourceOptions;
 import io.github.flinkdelta.core.config.DeltaSourceOptions.ChangeCommits;
 import io.github.flinkdelta.core.read.ReadColumns;
+import io.github.flinkdelta.core.read.ReadFile;
 import io.github.flinkdelta.core.read.SnapshotFiles;
 import io.github.flinkdelta.core.read.TableChanges;
 import io.github.flinkdelta.core.read.VersionChange;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,10 +24,11 @@ import org.slf4j.LoggerFactory;
  * Plans the splits of a read: those of the snapshot it starts from, then those of each new version.
  * It holds no state of its own; the enumerator hands it the next version to plan.
  *
- * <p>Only versions that add rows are read: a version that deletes or updates rows stops the read or
- * is skipped, as {@link DeltaSourceOptions#CHANGE_COMMITS} says; one whose files are rewritten
- * without a data change (compaction) adds nothing; one that changes the schema goes on only when
- * every column read is still there under its physical name with its type.
+ * <p>A version that only adds rows is read as inserts; one that deletes or updates rows stops the
+ * read, is skipped, or is read as its deletes and inserts, as {@link
+ * DeltaSourceOptions#CHANGE_COMMITS} says; one whose files are rewritten without a data change
+ * (compaction) reads nothing; one that changes the schema goes on only when every column read is
+ * still there under its physical name with its type.
  */
 final class VersionPlanner {
 
@@ -90,17 +95,20 @@ final class VersionPlanner {
       if (change.metadataChanged()) {
         checkSchema(change.version());
       }
-      if (!change.onlyAppends()) {
-        if (config.changeCommits() == ChangeCommits.FAIL) {
-          throw new IllegalStateException(changeCommitFound(change));
-        }
-        LOG.info(
-            "Skipping version {} of Delta table {}: it deletes or updates rows ({} files removed)",
-            change.version(),
-            config.tableName(),
-            change.removed().size());
-      } else {
+      if (change.onlyAppends()) {
         change.added().stream().map(DeltaSplit::of).forEach(splits::add);
+      } else {
+        switch (config.changeCommits()) {
+          case FAIL -> throw new IllegalStateException(changeCommitFound(change));
+          case SKIP ->
+              LOG.info(
+                  "Skipping version {} of Delta table {}: it deletes or updates rows ({} files"
+                      + " removed)",
+                  change.version(),
+                  config.tableName(),
+                  change.removed().size());
+          case CHANGELOG -> splits.addAll(changes(change));
+        }
       }
       next = change.version() + 1;
       if (splits.size() >= config.maxFilesPerPoll()) {
@@ -108,6 +116,27 @@ final class VersionPlanner {
       }
     }
     return new Plan(from, next, splits);
+  }
+
+  /**
+   * The splits of a version's changes, its deletes first: a file removed and added again with
+   * another deletion vector deletes the rows the new vector adds; a file removed outright deletes
+   * its live rows; a file added inserts its live rows.
+   */
+  private static List<DeltaSplit> changes(VersionChange change) {
+    Map<String, ReadFile> added = new LinkedHashMap<>();
+    change.added().forEach(file -> added.put(file.path(), file));
+    List<DeltaSplit> splits = new ArrayList<>();
+    for (ReadFile removed : change.removed()) {
+      ReadFile again = added.remove(removed.path());
+      if (again == null) {
+        splits.add(DeltaSplit.removed(removed));
+      } else if (!Objects.equals(again.deletionVector(), removed.deletionVector())) {
+        splits.add(DeltaSplit.newlyDeleted(again, removed.deletionVector()));
+      }
+    }
+    added.values().stream().map(DeltaSplit::of).forEach(splits::add);
+    return splits;
   }
 
   private Snapshot startSnapshot() {
@@ -180,12 +209,13 @@ final class VersionPlanner {
     return String.format(
         "Version %d of Delta table %s deletes or updates rows (it removes %d data files or"
             + " changes their deletion vectors, as upserts, deletes and overwrites do), which this"
-            + " source does not read as changes. Set '%s' = '%s' to read past such versions"
-            + " without their changes.",
+            + " source reads only as changes. Set '%s' = '%s' to read its deletes and inserts as"
+            + " changes, or '%s' to read past such versions without their changes.",
         change.version(),
         config.tableName(),
         change.removed().size(),
         DeltaSourceOptions.CHANGE_COMMITS.key(),
+        ChangeCommits.CHANGELOG,
         ChangeCommits.SKIP);
   }
 }

@@ -138,7 +138,7 @@ class DeltaSourceITCase {
             WatermarkStrategy.noWatermarks(),
             "delta source")
         .uid("delta-source")
-        .map(FailingMapper.untilFired(readerFaults, 3, 3_000))
+        .map(FailingMapper.untilFired(readerFaults, 2, 1_000))
         .returns(InternalTypeInfo.of(TestRows.TYPE))
         .sinkTo(sink(copy, null));
     JobClient reader = reading.executeAsync("reader");
@@ -148,9 +148,62 @@ class DeltaSourceITCase {
     reader.cancel().get();
 
     assertThat(writerFaults.count()).isEqualTo(2);
-    assertThat(readerFaults.count()).isEqualTo(3);
+    assertThat(readerFaults.count()).isEqualTo(2);
     List<List<Object>> expected = TestRows.expected(count, BUCKETS);
     assertThat(DeltaTableReader.readAll(source)).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(DeltaTableReader.readAll(copy)).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  @Test
+  void aChangelogReadMirrorsAnUpsertTableThroughFailuresOfBothJobs() throws Exception {
+    String source = table("upsert-source");
+    String copy = table("upsert-copy");
+    Changelog changelog = new Changelog(400);
+    long changes = 12_000;
+    FaultCounter writerFaults = FaultCounter.in(shared);
+    FaultCounter readerFaults = FaultCounter.in(shared);
+    StreamExecutionEnvironment first = FLINK.job().checkpointEveryMillis(100).env();
+    changelog.source(first, 0, 1, 1_000).sinkTo(upsertSink(source));
+    first.execute("the first change");
+
+    StreamExecutionEnvironment writing = FLINK.job().checkpointEveryMillis(100).restarts(5).env();
+    changelog
+        .source(writing, 1, changes - 1, 3_000)
+        .map(FailingMapper.untilFired(writerFaults, 2, 2_500))
+        .setParallelism(1)
+        .returns(InternalTypeInfo.of(Changelog.TYPE))
+        .sinkTo(upsertSink(source));
+    JobClient writer = writing.executeAsync("upsert writer");
+
+    StreamExecutionEnvironment reading = FLINK.job().checkpointEveryMillis(100).restarts(5).env();
+    reading
+        .fromSource(
+            DeltaSource.builder()
+                .tablePath(source)
+                .continuous()
+                .option(
+                    DeltaSourceOptions.CHANGE_COMMITS, DeltaSourceOptions.ChangeCommits.CHANGELOG)
+                .option(DeltaSourceOptions.POLL_INTERVAL, java.time.Duration.ofMillis(100))
+                .build(),
+            WatermarkStrategy.noWatermarks(),
+            "delta changelog source")
+        .uid("delta-source")
+        .map(FailingMapper.untilFired(readerFaults, 2, 2_000))
+        .returns(InternalTypeInfo.of(Changelog.TYPE))
+        .sinkTo(upsertSink(copy));
+    JobClient reader = reading.executeAsync("changelog reader");
+
+    writer.getJobExecutionResult().get();
+    List<List<Object>> expected = Changelog.rows(changelog.expected(changes));
+    assertThat(DeltaTableReader.readAll(source)).containsExactlyInAnyOrderElementsOf(expected);
+    Await.until(
+        reader,
+        "the copy to equal the upsert table",
+        () -> sameRows(DeltaTableReader.readAll(copy), expected));
+    reader.cancel().get();
+
+    assertThat(writerFaults.count()).isEqualTo(2);
+    assertThat(readerFaults.count()).isEqualTo(2);
     assertThat(DeltaTableReader.readAll(copy)).containsExactlyInAnyOrderElementsOf(expected);
   }
 
@@ -189,6 +242,15 @@ class DeltaSourceITCase {
         .hasMessageContaining("deletes or updates rows")
         .hasMessageContaining(DeltaSourceOptions.CHANGE_COMMITS.key())
         .hasMessageMatching("(?s)Version \\d+ of Delta table .*");
+  }
+
+  private static boolean sameRows(List<List<Object>> actual, List<List<Object>> expected) {
+    return actual.size() == expected.size()
+        && new java.util.HashSet<>(actual).equals(new java.util.HashSet<>(expected));
+  }
+
+  private static DeltaSink upsertSink(String table) {
+    return DeltaSink.builder().tablePath(table).rowType(Changelog.TYPE).primaryKey("id").build();
   }
 
   private static long countOf(String table) {

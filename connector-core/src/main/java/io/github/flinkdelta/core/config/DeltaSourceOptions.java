@@ -38,7 +38,12 @@ public final class DeltaSourceOptions {
     /** Stop the job, naming the version and the options that read past it. */
     FAIL,
     /** Skip the version: its deletes and updates, and the rows it adds, are not read. */
-    SKIP
+    SKIP,
+    /**
+     * Read every version as changes: each row it deletes as a {@code -D} row, each row it adds as
+     * {@code +I}, deletes first, one version after another, from one reader.
+     */
+    CHANGELOG
   }
 
   public static final ConfigOption<ScanMode> SCAN_MODE =
@@ -104,8 +109,13 @@ public final class DeltaSourceOptions {
               "What a continuous read does with a version that deletes or updates rows (it"
                   + " removes data files or changes their deletion vectors, as upserts and"
                   + " deletes do): FAIL stops the job naming the version; SKIP reads past it,"
-                  + " leaving out its changes. A version that only rewrites files"
-                  + " (dataChange = false, e.g. compaction) is never read as a change.");
+                  + " leaving out its changes; CHANGELOG emits every version as changes, each"
+                  + " row it deletes (by a deletion vector's new rows, or in a removed file) as a"
+                  + " DELETE row and each row it adds as an INSERT, a version's deletes before its"
+                  + " inserts, so that a keyed sink downstream mirrors the table. A changelog read"
+                  + " emits from one reader (subtask 0), which keeps every key's changes in"
+                  + " order. A version that only rewrites files (dataChange = false, e.g."
+                  + " compaction) is never read as a change.");
 
   private DeltaSourceOptions() {}
 }

@@ -7,6 +7,7 @@ import io.delta.kernel.engine.FileReadResult;
 import io.delta.kernel.internal.util.Utils;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
 import io.github.flinkdelta.core.deletion.DeletionVectorReader;
 import io.github.flinkdelta.core.deletion.RowPositions;
 import io.github.flinkdelta.core.table.PartitionLiterals;
@@ -32,7 +33,8 @@ public final class FileRows implements AutoCloseable {
   private final String tableName;
   private final ReadColumns.Resolved columns;
   private final ReadFile file;
-  private final RowPositions deleted;
+  private final RowPositions selected;
+  private final boolean onlySelected;
   private final Object[] partitionValues;
   private final CloseableIterator<FileReadResult> batches;
   private final long from;
@@ -48,13 +50,15 @@ public final class FileRows implements AutoCloseable {
       String tableName,
       ReadColumns.Resolved columns,
       ReadFile file,
-      RowPositions deleted,
+      RowPositions selected,
+      boolean onlySelected,
       CloseableIterator<FileReadResult> batches,
       long from) {
     this.tableName = tableName;
     this.columns = columns;
     this.file = file;
-    this.deleted = deleted;
+    this.selected = selected;
+    this.onlySelected = onlySelected;
     this.batches = batches;
     this.from = from;
     this.partitionValues = new Object[columns.types.length];
@@ -78,24 +82,64 @@ public final class FileRows implements AutoCloseable {
    */
   public static FileRows open(
       Engine engine, Configuration conf, ReadColumns columns, ReadFile file, long from) {
-    ReadColumns.Resolved resolved = columns.resolved();
     try {
-      RowPositions deleted =
-          file.deletionVector() == null
-              ? null
-              : DeletionVectorReader.read(conf, columns.tableRoot(), file.deletionVector());
-      CloseableIterator<FileReadResult> batches =
-          engine
-              .getParquetHandler()
-              .readParquetFiles(
-                  Utils.singletonCloseableIterator(
-                      FileStatus.of(file.path(), file.size(), file.modificationTime())),
-                  resolved.physical,
-                  Optional.empty());
-      return new FileRows(columns.tableName(), resolved, file, deleted, batches, from);
+      RowPositions deleted = positions(conf, columns, file.deletionVector());
+      return open(engine, columns, file, deleted, false, from);
     } catch (IOException e) {
       throw cannotRead(columns.tableName(), file, e);
     }
+  }
+
+  /**
+   * Opens {@code file} to read the rows its deletion vector deletes and {@code before} did not: the
+   * rows a version deleted by giving the file a new deletion vector. They are still in the file.
+   *
+   * @param before the file's deletion vector before, or null when it had none
+   * @throws UncheckedIOException naming the file when it or a deletion vector cannot be read
+   */
+  public static FileRows openNewlyDeleted(
+      Engine engine,
+      Configuration conf,
+      ReadColumns columns,
+      ReadFile file,
+      DeletionVectorDescriptor before,
+      long from) {
+    try {
+      RowPositions now = positions(conf, columns, file.deletionVector());
+      RowPositions newlyDeleted = now == null ? new RowPositions() : now.copy();
+      RowPositions was = positions(conf, columns, before);
+      if (was != null) {
+        newlyDeleted.removeAll(was);
+      }
+      return open(engine, columns, file, newlyDeleted, true, from);
+    } catch (IOException e) {
+      throw cannotRead(columns.tableName(), file, e);
+    }
+  }
+
+  private static RowPositions positions(
+      Configuration conf, ReadColumns columns, DeletionVectorDescriptor dv) throws IOException {
+    return dv == null ? null : DeletionVectorReader.read(conf, columns.tableRoot(), dv);
+  }
+
+  private static FileRows open(
+      Engine engine,
+      ReadColumns columns,
+      ReadFile file,
+      RowPositions selected,
+      boolean onlySelected,
+      long from)
+      throws IOException {
+    ReadColumns.Resolved resolved = columns.resolved();
+    CloseableIterator<FileReadResult> batches =
+        engine
+            .getParquetHandler()
+            .readParquetFiles(
+                Utils.singletonCloseableIterator(
+                    FileStatus.of(file.path(), file.size(), file.modificationTime())),
+                resolved.physical,
+                Optional.empty());
+    return new FileRows(columns.tableName(), resolved, file, selected, onlySelected, batches, from);
   }
 
   /** Moves to the next live row; false when the file has no more. */
@@ -105,7 +149,7 @@ public final class FileRows implements AutoCloseable {
         if (batch != null && rowInBatch + 1 < batch.getSize()) {
           rowInBatch++;
           long at = batchStart + rowInBatch;
-          if (at >= from && (deleted == null || !deleted.contains(at))) {
+          if (at >= from && isRead(at)) {
             position = at;
             row = rowAt(rowInBatch);
             return true;
@@ -128,6 +172,13 @@ public final class FileRows implements AutoCloseable {
     } catch (UncheckedIOException e) {
       throw cannotRead(tableName, file, e.getCause());
     }
+  }
+
+  private boolean isRead(long position) {
+    if (onlySelected) {
+      return selected.contains(position);
+    }
+    return selected == null || !selected.contains(position);
   }
 
   /** The current row. */

@@ -1,5 +1,8 @@
 package io.github.flinkdelta.sink.table;
 
+import io.github.flinkdelta.core.config.DeltaSourceOptions;
+import io.github.flinkdelta.core.config.DeltaSourceOptions.ChangeCommits;
+import io.github.flinkdelta.core.config.DeltaSourceOptions.ScanMode;
 import io.github.flinkdelta.source.DeltaSource;
 import io.github.flinkdelta.source.DeltaSourceBuilder;
 import java.util.Arrays;
@@ -16,6 +19,7 @@ import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushD
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
 
 /**
  * The scan of a Delta table in SQL: the same {@link DeltaSource} DataStream jobs build, reading
@@ -40,9 +44,18 @@ public final class DeltaDynamicTableSource implements ScanTableSource, SupportsP
     this.produced = declared;
   }
 
+  /** Inserts, and deletes too when a continuous read emits a table's changes. */
   @Override
   public ChangelogMode getChangelogMode() {
-    return ChangelogMode.insertOnly();
+    boolean changes =
+        options.get(DeltaSourceOptions.SCAN_MODE) == ScanMode.CONTINUOUS
+            && options.get(DeltaSourceOptions.CHANGE_COMMITS) == ChangeCommits.CHANGELOG;
+    return changes
+        ? ChangelogMode.newBuilder()
+            .addContainedKind(RowKind.INSERT)
+            .addContainedKind(RowKind.DELETE)
+            .build()
+        : ChangelogMode.insertOnly();
   }
 
   @Override
