@@ -2,6 +2,7 @@ package io.github.flinkdelta.source;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.expressions.Predicate;
 import io.github.flinkdelta.core.catalog.PathTableLocator;
 import io.github.flinkdelta.core.catalog.TableHistory;
 import io.github.flinkdelta.core.catalog.TableLocator;
@@ -10,6 +11,8 @@ import io.github.flinkdelta.core.config.DeltaSourceOptions;
 import io.github.flinkdelta.core.config.DeltaSourceOptions.ScanMode;
 import io.github.flinkdelta.core.config.DeltaSourceOptions.StartupMode;
 import io.github.flinkdelta.core.read.ReadColumns;
+import io.github.flinkdelta.core.read.ReadFilter;
+import io.github.flinkdelta.core.read.RowFilter;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.sink.UnityCatalogOptions;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
@@ -44,6 +47,8 @@ public final class DeltaSourceBuilder {
   private String tableName;
   private UnityCatalogConnection unityCatalog;
   private List<String> columns = List.of();
+  private Predicate filter;
+  private long limit = -1;
   private final Map<String, String> hadoopOptions = new LinkedHashMap<>();
   private final Configuration options = new Configuration();
 
@@ -73,6 +78,27 @@ public final class DeltaSourceBuilder {
   /** The columns to read, in the order rows hold them; every column of the table by default. */
   public DeltaSourceBuilder columns(String... names) {
     this.columns = List.of(names);
+    return this;
+  }
+
+  /**
+   * Reads only rows {@code predicate} holds for: data files whose partition values or statistics
+   * rule every such row out are not read (Kernel's data skipping), and rows that fail it are
+   * dropped. It may compare top-level columns with literals ({@code =, <, <=, >, >=}), test them
+   * for null, and combine such tests with {@code AND}, {@code OR} and {@code NOT}; its columns must
+   * be among those read.
+   */
+  public DeltaSourceBuilder filter(Predicate predicate) {
+    this.filter = predicate;
+    return this;
+  }
+
+  /**
+   * A bounded read's readers each stop after this many rows: a query that needs only so many rows
+   * ends early. The rows are whichever came first.
+   */
+  public DeltaSourceBuilder limit(long rows) {
+    this.limit = rows;
     return this;
   }
 
@@ -199,6 +225,17 @@ public final class DeltaSourceBuilder {
               + DeltaSourceOptions.STARTUP_MODE.key()
               + "' LATEST is for continuous reads");
     }
+    ReadFilter readFilter = null;
+    if (filter != null) {
+      try {
+        readFilter = ReadFilter.of(filter);
+      } catch (IllegalArgumentException e) {
+        problems.add(e.getMessage());
+      }
+    }
+    if (limit >= 0 && !bounded) {
+      problems.add("a limit is for bounded reads; a continuous read does not end");
+    }
     if (options.get(DeltaSourceOptions.MAX_FILES_PER_POLL) < 1) {
       problems.add("'" + DeltaSourceOptions.MAX_FILES_PER_POLL.key() + "' must be at least 1");
     }
@@ -236,6 +273,11 @@ public final class DeltaSourceBuilder {
                 default -> history.latest(engine);
               };
       read = ReadColumns.of(locator.name(), schemaOf, columns);
+      if (readFilter != null) {
+        // Fails naming the table and any column of the filter it does not read.
+        RowFilter.of(readFilter, read);
+        readFilter.toKernel(schemaOf.getSchema());
+      }
     }
     return new DeltaSource(
         new DeltaSourceConfig(
@@ -248,6 +290,8 @@ public final class DeltaSourceBuilder {
             startTimestamp,
             options.get(DeltaSourceOptions.POLL_INTERVAL),
             options.get(DeltaSourceOptions.MAX_FILES_PER_POLL),
-            options.get(DeltaSourceOptions.CHANGE_COMMITS)));
+            options.get(DeltaSourceOptions.CHANGE_COMMITS),
+            readFilter,
+            limit));
   }
 }

@@ -4,6 +4,7 @@ import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.config.DeltaSourceOptions.ChangeCommits;
 import io.github.flinkdelta.core.config.DeltaSourceOptions.StartupMode;
 import io.github.flinkdelta.core.read.ReadColumns;
+import io.github.flinkdelta.core.read.ReadFilter;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import java.io.Serializable;
 import java.time.Duration;
@@ -26,6 +27,9 @@ import org.apache.hadoop.conf.Configuration;
  * @param pollInterval how often a continuous read looks for new versions
  * @param maxFilesPerPoll about how many files a continuous read plans per poll
  * @param changeCommits what a continuous read does with versions that delete or update rows
+ * @param filter the rows to read: files that cannot hold one are skipped, rows that fail it are
+ *     dropped; null for every row
+ * @param limit the most rows each reader of a bounded read emits, or -1 for no limit
  */
 @Internal
 public record DeltaSourceConfig(
@@ -38,7 +42,9 @@ public record DeltaSourceConfig(
     long startTimestamp,
     Duration pollInterval,
     int maxFilesPerPoll,
-    ChangeCommits changeCommits)
+    ChangeCommits changeCommits,
+    ReadFilter filter,
+    long limit)
     implements Serializable {
 
   public DeltaSourceConfig {
@@ -76,6 +82,8 @@ public record DeltaSourceConfig(
         + bounded
         + ", startup="
         + startup
+        + ", filter="
+        + filter
         + "]";
   }
 }

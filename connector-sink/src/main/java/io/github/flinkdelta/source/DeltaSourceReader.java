@@ -3,6 +3,7 @@ package io.github.flinkdelta.source;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.github.flinkdelta.core.read.FileRows;
+import io.github.flinkdelta.core.read.RowFilter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -33,6 +34,9 @@ final class DeltaSourceReader implements SourceReader<RowData, DeltaSplit> {
   private final DeltaSourceConfig config;
   private final Deque<DeltaSplit> splits = new ArrayDeque<>();
 
+  private final RowFilter filter;
+  private long emitted;
+
   private Configuration conf;
   private Engine engine;
   private DeltaSplit current;
@@ -45,6 +49,7 @@ final class DeltaSourceReader implements SourceReader<RowData, DeltaSplit> {
   DeltaSourceReader(SourceReaderContext context, DeltaSourceConfig config) {
     this.context = context;
     this.config = config;
+    this.filter = config.filter() == null ? null : RowFilter.of(config.filter(), config.columns());
   }
 
   @Override
@@ -58,6 +63,9 @@ final class DeltaSourceReader implements SourceReader<RowData, DeltaSplit> {
 
   @Override
   public InputStatus pollNext(ReaderOutput<RowData> output) {
+    if (config.limit() >= 0 && emitted >= config.limit()) {
+      return InputStatus.END_OF_INPUT;
+    }
     if (rows == null && !open()) {
       if (noMoreSplits) {
         return InputStatus.END_OF_INPUT;
@@ -71,11 +79,17 @@ final class DeltaSourceReader implements SourceReader<RowData, DeltaSplit> {
         return InputStatus.MORE_AVAILABLE;
       }
       RowData row = rows.row();
+      next = rows.position() + 1;
+      if (filter != null && !filter.keeps(row)) {
+        continue;
+      }
       if (current.deletes()) {
         row.setRowKind(RowKind.DELETE);
       }
       output.collect(row);
-      next = rows.position() + 1;
+      if (++emitted == config.limit()) {
+        return InputStatus.MORE_AVAILABLE;
+      }
     }
     return InputStatus.MORE_AVAILABLE;
   }

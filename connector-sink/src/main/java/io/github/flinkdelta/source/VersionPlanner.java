@@ -2,6 +2,7 @@ package io.github.flinkdelta.source;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
+import io.delta.kernel.expressions.Predicate;
 import io.delta.kernel.types.StructField;
 import io.github.flinkdelta.core.catalog.TableHistory;
 import io.github.flinkdelta.core.config.DeltaSourceOptions;
@@ -148,7 +149,9 @@ final class VersionPlanner {
   }
 
   private List<DeltaSplit> files(Snapshot snapshot) {
-    return SnapshotFiles.of(engine, snapshot, Optional.empty(), config.tableName()).stream()
+    Optional<Predicate> filter =
+        Optional.ofNullable(config.filter()).map(f -> f.toKernel(snapshot.getSchema()));
+    return SnapshotFiles.of(engine, snapshot, filter, config.tableName()).stream()
         .map(DeltaSplit::of)
         .toList();
   }

@@ -42,11 +42,18 @@ class SqlSourceITCase {
     String query = "SELECT payload FROM events WHERE bucket = 1";
     assertThat(sql.explainSql(query))
         .as("the scan reads payload and bucket only")
-        .containsPattern(
-            "TableSourceScan\\(table=\\[\\[.*events, project=\\[(payload, bucket|bucket, payload)\\]\\]\\]");
+        .containsPattern("project=\\[(payload, bucket|bucket, payload)\\]\\]\\]");
     assertThat(rows(sql, query))
         .containsExactlyInAnyOrder(Arrays.asList("b"), Arrays.asList((Object) null));
     assertThat(rows(sql, "SELECT COUNT(*) FROM events")).containsExactly(List.of(4L));
+    assertThat(sql.explainSql("SELECT id FROM events WHERE id > 2 AND bucket <> 2"))
+        .as("the filters reach the scan")
+        .contains("filter=[");
+    assertThat(rows(sql, "SELECT id FROM events WHERE id > 2 AND bucket <> 2"))
+        .containsExactly(List.of(3L));
+    assertThat(rows(sql, "SELECT id FROM events WHERE payload IS NULL OR id < 2"))
+        .containsExactlyInAnyOrder(List.of(1L), List.of(3L));
+    assertThat(rows(sql, "SELECT id FROM events LIMIT 2")).hasSize(2);
   }
 
   @Test

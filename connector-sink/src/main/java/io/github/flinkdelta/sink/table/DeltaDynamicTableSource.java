@@ -3,10 +3,14 @@ package io.github.flinkdelta.sink.table;
 import io.github.flinkdelta.core.config.DeltaSourceOptions;
 import io.github.flinkdelta.core.config.DeltaSourceOptions.ChangeCommits;
 import io.github.flinkdelta.core.config.DeltaSourceOptions.ScanMode;
+import io.github.flinkdelta.core.read.ReadFilter;
+import io.github.flinkdelta.core.types.DeltaTypes;
 import io.github.flinkdelta.source.DeltaSource;
 import io.github.flinkdelta.source.DeltaSourceBuilder;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
@@ -15,7 +19,10 @@ import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
+import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
+import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
@@ -27,13 +34,19 @@ import org.apache.flink.types.RowKind;
  * version adds.
  */
 @Internal
-public final class DeltaDynamicTableSource implements ScanTableSource, SupportsProjectionPushDown {
+public final class DeltaDynamicTableSource
+    implements ScanTableSource,
+        SupportsProjectionPushDown,
+        SupportsFilterPushDown,
+        SupportsLimitPushDown {
 
   private final String name;
   private final ReadableConfig options;
   private final RowType declared;
   private final Consumer<DeltaSourceBuilder> table;
   private RowType produced;
+  private ReadFilter filter;
+  private long limit = -1;
 
   public DeltaDynamicTableSource(
       String name, ReadableConfig options, RowType declared, Consumer<DeltaSourceBuilder> table) {
@@ -62,7 +75,14 @@ public final class DeltaDynamicTableSource implements ScanTableSource, SupportsP
   public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
     DeltaSourceBuilder builder = DeltaSource.builder().options(options);
     table.accept(builder);
-    DeltaSource source = builder.columns(produced.getFieldNames().toArray(String[]::new)).build();
+    builder.columns(produced.getFieldNames().toArray(String[]::new));
+    if (filter != null) {
+      builder.filter(filter.toKernel(DeltaTypes.toDeltaSchema(declared)));
+    }
+    if (limit >= 0 && options.get(DeltaSourceOptions.SCAN_MODE) == ScanMode.BOUNDED) {
+      builder.limit(limit);
+    }
+    DeltaSource source = builder.build();
     checkTypes(source.columnTypes());
     return SourceProvider.of(source);
   }
@@ -86,6 +106,33 @@ public final class DeltaDynamicTableSource implements ScanTableSource, SupportsP
     }
   }
 
+  /**
+   * Takes the filters it can evaluate to skip files (Kernel's data skipping on partition values and
+   * statistics) and to drop rows, but leaves every filter to Flink too: a filter on a column the
+   * query does not read is then read as well.
+   */
+  @Override
+  public Result applyFilters(List<ResolvedExpression> filters) {
+    List<ResolvedExpression> accepted = new ArrayList<>();
+    ReadFilter combined = null;
+    for (ResolvedExpression expression : filters) {
+      Optional<ReadFilter> converted = FilterConversion.of(expression);
+      if (converted.isPresent()
+          && produced.getFieldNames().containsAll(converted.get().columns())) {
+        accepted.add(expression);
+        combined =
+            combined == null ? converted.get() : new ReadFilter.And(combined, converted.get());
+      }
+    }
+    filter = combined;
+    return Result.of(accepted, filters);
+  }
+
+  @Override
+  public void applyLimit(long limit) {
+    this.limit = limit;
+  }
+
   @Override
   public boolean supportsNestedProjection() {
     return false;
@@ -102,6 +149,8 @@ public final class DeltaDynamicTableSource implements ScanTableSource, SupportsP
   public DynamicTableSource copy() {
     DeltaDynamicTableSource copy = new DeltaDynamicTableSource(name, options, declared, table);
     copy.produced = produced;
+    copy.filter = filter;
+    copy.limit = limit;
     return copy;
   }
 
