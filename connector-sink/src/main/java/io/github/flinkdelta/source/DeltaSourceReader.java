@@ -14,6 +14,7 @@ import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.core.io.InputStatus;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.RowKind;
 import org.apache.hadoop.conf.Configuration;
@@ -35,6 +36,7 @@ final class DeltaSourceReader implements SourceReader<RowData, DeltaSplit> {
   private final Deque<DeltaSplit> splits = new ArrayDeque<>();
 
   private final RowFilter filter;
+  private final Counter recordsIn;
   private long emitted;
 
   private Configuration conf;
@@ -50,6 +52,7 @@ final class DeltaSourceReader implements SourceReader<RowData, DeltaSplit> {
     this.context = context;
     this.config = config;
     this.filter = config.filter() == null ? null : RowFilter.of(config.filter(), config.columns());
+    this.recordsIn = context.metricGroup().getIOMetricGroup().getNumRecordsInCounter();
   }
 
   @Override
@@ -87,6 +90,7 @@ final class DeltaSourceReader implements SourceReader<RowData, DeltaSplit> {
         row.setRowKind(RowKind.DELETE);
       }
       output.collect(row);
+      recordsIn.inc();
       if (++emitted == config.limit()) {
         return InputStatus.MORE_AVAILABLE;
       }
