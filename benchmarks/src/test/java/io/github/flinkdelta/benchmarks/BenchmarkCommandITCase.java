@@ -26,7 +26,7 @@ class BenchmarkCommandITCase {
     BenchmarkMain.main(
         new String[] {
           "--rows",
-          "100000",
+          "40000",
           "--sections",
           "comparison",
           "--scenarios",
@@ -64,7 +64,7 @@ class BenchmarkCommandITCase {
               "commits_after_warm_up",
               "files",
               "peak_heap_bytes")
-          .containsEntry("rows", 100_000)
+          .containsEntry("rows", 40_000)
           .containsEntry("codec", "SNAPPY");
       assertThat(((Number) result.get("commits")).intValue()).isPositive();
       if (result.get("contender").toString().startsWith("delta-")) {
