@@ -17,9 +17,6 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
-import org.apache.flink.table.types.logical.BigIntType;
-import org.apache.flink.table.types.logical.IntType;
-import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.apache.flink.util.CloseableIterator;
@@ -272,27 +269,10 @@ class DeltaSourceITCase {
     List<List<Object>> read = new ArrayList<>();
     try (CloseableIterator<RowData> it = rows.executeAndCollect()) {
       while (it.hasNext()) {
-        read.add(values(it.next(), type));
+        read.add(TestRows.values(it.next(), type));
       }
     }
     return read;
-  }
-
-  private static List<Object> values(RowData row, RowType type) {
-    List<Object> values = new ArrayList<>();
-    for (int i = 0; i < type.getFieldCount(); i++) {
-      LogicalType field = type.getTypeAt(i);
-      if (row.isNullAt(i)) {
-        values.add(null);
-      } else if (field instanceof BigIntType) {
-        values.add(row.getLong(i));
-      } else if (field instanceof IntType) {
-        values.add(row.getInt(i));
-      } else {
-        values.add(row.getString(i).toString());
-      }
-    }
-    return values;
   }
 
   private void write(String table, long count, String partitionColumn) throws Exception {

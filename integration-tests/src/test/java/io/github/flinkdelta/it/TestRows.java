@@ -49,6 +49,29 @@ final class TestRows {
     return env.fromSource(source, WatermarkStrategy.noWatermarks(), "generator").uid("generator");
   }
 
+  /** A row of {@link #TYPE} as a table read returns it. */
+  static List<Object> values(RowData row) {
+    return values(row, TYPE);
+  }
+
+  /** A row of {@code type}, of BIGINT, INT and STRING columns, as a table read returns it. */
+  static List<Object> values(RowData row, RowType type) {
+    List<Object> values = new ArrayList<>();
+    for (int i = 0; i < type.getFieldCount(); i++) {
+      LogicalType field = type.getTypeAt(i);
+      if (row.isNullAt(i)) {
+        values.add(null);
+      } else if (field instanceof BigIntType) {
+        values.add(row.getLong(i));
+      } else if (field instanceof IntType) {
+        values.add(row.getInt(i));
+      } else {
+        values.add(row.getString(i).toString());
+      }
+    }
+    return values;
+  }
+
   static List<List<Object>> expected(long count, int buckets) {
     List<List<Object>> rows = new ArrayList<>();
     for (long i = 0; i < count; i++) {

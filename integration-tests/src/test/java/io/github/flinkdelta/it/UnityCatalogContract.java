@@ -4,19 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.config.DeltaSinkOptions.SchemaEvolution;
+import io.github.flinkdelta.core.config.DeltaSourceOptions;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.maintenance.CompactionResult;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.source.DeltaSource;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import io.github.flinkdelta.uc.internal.UnityCatalogTableName;
 import io.github.flinkdelta.uc.internal.UnityCatalogTableReference;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
@@ -32,6 +37,7 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.testutils.junit.SharedObjectsExtension;
+import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -131,6 +137,76 @@ abstract class UnityCatalogContract {
     assertThat(read.dataFiles())
         .as("files a writer's compaction wrote, in the catalog's latest version")
         .anyMatch(path -> path.contains("-compacted-"));
+    assertThat(readBounded(table))
+        .as("the source's read of the catalog's latest version, deletion vectors applied")
+        .containsExactlyInAnyOrderElementsOf(Changelog.rows(changelog.expected(changes)));
+  }
+
+  @Test
+  void aManagedTableIsReadThroughTheCatalogBoundedAndAsItGrows() throws Exception {
+    String table =
+        catalog() + "." + schema() + ".flink_read_" + UUID.randomUUID().toString().replace("-", "");
+    writeRows(table, 0, 1_000);
+    assertThat(readBounded(table))
+        .containsExactlyInAnyOrderElementsOf(TestRows.expected(1_000, BUCKETS));
+
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(150).env();
+    DeltaSource source =
+        DeltaSource.builder()
+            .unityCatalog(connection())
+            .tableName(table)
+            .hadoopOptions(storageOptions())
+            .continuous()
+            .option(DeltaSourceOptions.POLL_INTERVAL, Duration.ofMillis(200))
+            .build();
+    List<List<Object>> read = new ArrayList<>();
+    try (CloseableIterator<RowData> rows =
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "contract source")
+            .executeAndCollect()) {
+      for (int i = 0; i < 1_000; i++) {
+        read.add(TestRows.values(rows.next()));
+      }
+      // A later job's commits, ratified by the catalog, reach the running read.
+      writeRows(table, 1_000, 500);
+      for (int i = 0; i < 500; i++) {
+        read.add(TestRows.values(rows.next()));
+      }
+    }
+    assertThat(read).containsExactlyInAnyOrderElementsOf(TestRows.expected(1_500, BUCKETS));
+  }
+
+  private void writeRows(String table, long from, long count) throws Exception {
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(150).env();
+    TestRows.source(env, from + count, 100_000, BUCKETS)
+        .filter(row -> row.getLong(0) >= from)
+        .sinkTo(
+            DeltaSink.builder()
+                .unityCatalog(connection())
+                .tableName(table)
+                .rowType(TestRows.TYPE)
+                .partitionColumns("bucket")
+                .hadoopOptions(storageOptions())
+                .build());
+    env.execute("contract: rows " + from + " to " + (from + count - 1));
+  }
+
+  private List<List<Object>> readBounded(String table) throws Exception {
+    StreamExecutionEnvironment env = FLINK.job().env();
+    DeltaSource source =
+        DeltaSource.builder()
+            .unityCatalog(connection())
+            .tableName(table)
+            .hadoopOptions(storageOptions())
+            .bounded()
+            .build();
+    RowType type = source.columnTypes();
+    List<List<Object>> read = new ArrayList<>();
+    try (CloseableIterator<RowData> rows =
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "contract source")
+            .executeAndCollect()) {
+      rows.forEachRemaining(row -> read.add(TestRows.values(row, type)));
+    }
+    return read;
   }
 
   @Test
