@@ -3,6 +3,7 @@ package io.github.flinkdelta.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.config.DeltaSourceOptions;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
@@ -15,9 +16,15 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
@@ -205,6 +212,60 @@ class DeltaSourceITCase {
   }
 
   @Test
+  void aContinuousReadGoesOnPastAnAddedColumnAndStopsAtAColumnsTypeChangeNamingIt()
+      throws Exception {
+    String table = table("evolving");
+    write(table, 100, null);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).env();
+    DeltaSource source =
+        DeltaSource.builder()
+            .tablePath(table)
+            .continuous()
+            .option(DeltaSourceOptions.POLL_INTERVAL, java.time.Duration.ofMillis(100))
+            .build();
+    RowType type = source.columnTypes();
+    List<List<Object>> read = new ArrayList<>();
+    try (CloseableIterator<RowData> rows =
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "delta source")
+            .executeAndCollect()) {
+      for (int i = 0; i < 100; i++) {
+        read.add(TestRows.values(rows.next(), type));
+      }
+      // A writer adds a column: the read goes on with the columns it was built with.
+      RowType withNote =
+          RowType.of(
+              new LogicalType[] {
+                new BigIntType(false),
+                new IntType(),
+                new VarCharType(VarCharType.MAX_LENGTH),
+                new VarCharType(VarCharType.MAX_LENGTH)
+              },
+              new String[] {"id", "bucket", "payload", "note"});
+      writeRows(table, withNote, DeltaSinkOptions.SchemaEvolution.ADD_COLUMNS, 100, 50);
+      for (int i = 0; i < 50; i++) {
+        read.add(TestRows.values(rows.next(), type));
+      }
+      assertThat(read).containsExactlyInAnyOrderElementsOf(TestRows.expected(150, BUCKETS));
+
+      // A writer widens bucket to BIGINT: the read cannot go on and says why.
+      RowType wider =
+          RowType.of(
+              new LogicalType[] {
+                new BigIntType(false),
+                new BigIntType(),
+                new VarCharType(VarCharType.MAX_LENGTH),
+                new VarCharType(VarCharType.MAX_LENGTH)
+              },
+              new String[] {"id", "bucket", "payload", "note"});
+      writeRows(table, wider, DeltaSinkOptions.SchemaEvolution.WIDEN, 150, 10);
+      assertThatThrownBy(rows::next)
+          .rootCause()
+          .hasMessageMatching("(?s)Version \\d+ of Delta table .* changed column 'bucket'.*")
+          .hasMessageContaining("from integer to long");
+    }
+  }
+
+  @Test
   void aContinuousReadStopsAtAVersionThatUpdatesRowsNamingItAndTheOption() throws Exception {
     String table = table("updated");
     Changelog changelog = new Changelog(50);
@@ -273,6 +334,31 @@ class DeltaSourceITCase {
       }
     }
     return read;
+  }
+
+  /** Rows {@code from..from+count-1} of TestRows, with "n" in any column after the third. */
+  private void writeRows(
+      String table, RowType type, DeltaSinkOptions.SchemaEvolution evolution, long from, long count)
+      throws Exception {
+    List<RowData> rows = new ArrayList<>();
+    for (long i = from; i < from + count; i++) {
+      GenericRowData row = new GenericRowData(type.getFieldCount());
+      row.setField(0, i);
+      row.setField(
+          1,
+          type.getTypeAt(1) instanceof BigIntType ? (Object) (i % BUCKETS) : (int) (i % BUCKETS));
+      row.setField(2, StringData.fromString("payload-" + i + "-" + "x".repeat(20)));
+      for (int f = 3; f < type.getFieldCount(); f++) {
+        row.setField(f, StringData.fromString("n"));
+      }
+      rows.add(row);
+    }
+    StreamExecutionEnvironment env = FLINK.job().env();
+    env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    env.fromData(rows, InternalTypeInfo.of(type))
+        .sinkTo(
+            DeltaSink.builder().tablePath(table).rowType(type).schemaEvolution(evolution).build());
+    env.execute("write " + table + " as " + type);
   }
 
   private void write(String table, long count, String partitionColumn) throws Exception {
