@@ -1,6 +1,5 @@
 package io.github.flinkdelta.sink;
 
-import io.github.flinkdelta.core.catalog.PathTableLocator;
 import io.github.flinkdelta.core.catalog.TableDefinition;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.catalog.TableReference;
@@ -16,8 +15,6 @@ import io.github.flinkdelta.core.upsert.UpsertTables;
 import io.github.flinkdelta.core.write.FileLayout;
 import io.github.flinkdelta.core.write.FileWriteOptions;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
-import io.github.flinkdelta.uc.internal.UnityCatalogTableName;
-import io.github.flinkdelta.uc.internal.UnityCatalogTableReference;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -177,41 +174,15 @@ public final class DeltaSinkBuilder {
    */
   public DeltaSink build() {
     List<String> problems = new ArrayList<>();
-    if ((tablePath == null || tablePath.isBlank()) == (tableName == null)) {
-      problems.add(
-          "set either tablePath(\"file:///...\" or \"s3a://...\") or"
-              + " tableName(\"catalog.schema.table\") with unityCatalog(...)");
-    }
-    UnityCatalogConnection connection = unityCatalog;
-    if (tableName != null && connection == null) {
-      if (UnityCatalogOptions.isSet(options)) {
-        try {
-          connection = UnityCatalogOptions.connection(options, "DeltaSink for " + tableName);
-        } catch (IllegalArgumentException e) {
-          problems.add(e.getMessage());
-        }
-      } else {
-        problems.add(
-            "set unityCatalog(...) (or the option '"
-                + UnityCatalogOptions.URI.key()
-                + "') to the server that holds "
-                + tableName);
-      }
-    }
-    if (tableName != null) {
-      try {
-        UnityCatalogTableName.parse(tableName);
-      } catch (IllegalArgumentException e) {
-        problems.add(e.getMessage());
-      }
-    }
+    TableTarget target =
+        TableTarget.of("DeltaSink", tablePath, tableName, unityCatalog, options, problems);
     KeyColumns key = null;
     if (rowType == null) {
       problems.add("set rowType(...) to the type of the rows the sink receives");
     } else {
       if (primaryKey != null) {
         try {
-          key = KeyColumns.of(tablePath != null ? tablePath : tableName, rowType, primaryKey);
+          key = KeyColumns.of(target.name(), rowType, primaryKey);
         } catch (IllegalArgumentException e) {
           problems.add(e.getMessage());
         }
@@ -256,10 +227,7 @@ public final class DeltaSinkBuilder {
     TableDefinition definition =
         new TableDefinition(DeltaTypes.toDeltaSchema(rowType), partitionColumns, properties);
 
-    TableReference reference =
-        tableName == null
-            ? new PathTableLocator(tablePath)
-            : new UnityCatalogTableReference(connection, UnityCatalogTableName.parse(tableName));
+    TableReference reference = target.reference();
     TableRequest request = TableRequest.of(reference, DeltaSinkConfig.hadoopConf(hadoopOptions));
     if (options.get(DeltaSinkOptions.CREATE_IF_MISSING)) {
       request = request.creatingIfMissing(definition);

@@ -3,7 +3,6 @@ package io.github.flinkdelta.source;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.expressions.Predicate;
-import io.github.flinkdelta.core.catalog.PathTableLocator;
 import io.github.flinkdelta.core.catalog.TableHistory;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.catalog.TableReference;
@@ -14,10 +13,9 @@ import io.github.flinkdelta.core.read.ReadColumns;
 import io.github.flinkdelta.core.read.ReadFilter;
 import io.github.flinkdelta.core.read.RowFilter;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import io.github.flinkdelta.sink.TableTarget;
 import io.github.flinkdelta.sink.UnityCatalogOptions;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
-import io.github.flinkdelta.uc.internal.UnityCatalogTableName;
-import io.github.flinkdelta.uc.internal.UnityCatalogTableReference;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -171,32 +169,8 @@ public final class DeltaSourceBuilder {
    */
   public DeltaSource build() {
     List<String> problems = new ArrayList<>();
-    if ((tablePath == null || tablePath.isBlank()) == (tableName == null)) {
-      problems.add(
-          "set either tablePath(\"file:///...\" or \"s3a://...\") or"
-              + " tableName(\"catalog.schema.table\") with unityCatalog(...)");
-    }
-    UnityCatalogConnection connection = unityCatalog;
-    if (tableName != null) {
-      try {
-        UnityCatalogTableName.parse(tableName);
-      } catch (IllegalArgumentException e) {
-        problems.add(e.getMessage());
-      }
-      if (connection == null && UnityCatalogOptions.isSet(options)) {
-        try {
-          connection = UnityCatalogOptions.connection(options, "DeltaSource for " + tableName);
-        } catch (IllegalArgumentException e) {
-          problems.add(e.getMessage());
-        }
-      } else if (connection == null) {
-        problems.add(
-            "set unityCatalog(...) (or the option '"
-                + UnityCatalogOptions.URI.key()
-                + "') to the server that holds "
-                + tableName);
-      }
-    }
+    TableTarget target =
+        TableTarget.of("DeltaSource", tablePath, tableName, unityCatalog, options, problems);
     boolean bounded =
         options.getOptional(DeltaSourceOptions.SCAN_MODE).orElse(ScanMode.CONTINUOUS)
             == ScanMode.BOUNDED;
@@ -244,10 +218,7 @@ public final class DeltaSourceBuilder {
           "Cannot build DeltaSource: " + String.join("; ", problems));
     }
 
-    TableReference reference =
-        tableName == null
-            ? new PathTableLocator(tablePath)
-            : new UnityCatalogTableReference(connection, UnityCatalogTableName.parse(tableName));
+    TableReference reference = target.reference();
     org.apache.hadoop.conf.Configuration hadoopConf = HadoopConfigurations.of(hadoopOptions);
     TableLocator locator =
         reference
