@@ -48,17 +48,30 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *       unpartitioned}) table: the stream without compaction, the same stream with in-job
  *       compaction every {@code --compaction-trigger-commits N} (default 60) commits, and the same
  *       rows written once in large files; each table read back. {@code benchmark-compaction.json}.
+ *   <li>{@code read} (only when named): bounded reads at parallelism 2 of the same {@code
+ *       --read-rows N} (default 10,000,000) rows on each of {@code --scenarios}, each reader {@code
+ *       --repeats} times in a JVM of its own into a sink that counts them: this project's {@code
+ *       DeltaSource} on a table this sink wrote without column mapping, Iceberg's {@code
+ *       IcebergSource} on an Iceberg table of the same rows, and Flink's Parquet {@code FileSource}
+ *       on the Delta table's data files; rows/s (the median reported), CPU per row and the ratios
+ *       of this source's rows/s to the others'. Then a continuous {@code DeltaSource} polling every
+ *       second while {@code --read-latency-versions N} (default 60; 0 leaves it out) versions of
+ *       1,000 rows are committed, one every 500 ms on average: p50 and p99 from each commit to its
+ *       first and last row read. {@code benchmark-reads.json}.
  * </ul>
  *
  * <p>Options: {@code --full} (larger runs), {@code --rows N}, {@code --repeats N} (comparison runs
  * per contender, the median reported; default 3), {@code --contenders a,b}, {@code --scenarios
  * a,b}, {@code --sections a,b}, {@code --soak-minutes N}, {@code --object-reuse} (the comparison
  * with Flink's object reuse on, for every contender), {@code --out DIR} (default {@code target}),
- * {@code --order-seed N} (the contenders' order in each repetition is shuffled with it; printed).
- * Everything but the comparison's table and the upserts' ({@code benchmark-upserts.json}) goes to
- * {@code benchmark-measurements.json}.
+ * {@code --order-seed N} (the contenders' and readers' order in each repetition is shuffled with
+ * it; printed). Everything but the comparison's table and the upserts' ({@code
+ * benchmark-upserts.json}) goes to {@code benchmark-measurements.json}.
  */
 public final class BenchmarkMain {
+
+  /** Every reader's JVM has this heap, and so do the writes of its tables. */
+  private static final String READ_HEAP = "2g";
 
   private BenchmarkMain() {}
 
@@ -104,6 +117,9 @@ public final class BenchmarkMain {
     }
     if (options.runs("compaction")) {
       compaction(options, work, out);
+    }
+    if (options.runs("read")) {
+      reads(options, work, out);
     }
     if (!measurements.isEmpty()) {
       new ObjectMapper()
@@ -257,6 +273,78 @@ public final class BenchmarkMain {
     report.writeJson(out.resolve("benchmark-compaction.json"));
   }
 
+  /**
+   * The read section: on each scenario the tables written once ({@link ReadTables}), then each
+   * reader's bounded read ({@link ReadRun}) in a JVM of its own, repetitions interleaved and the
+   * readers in a new order each time; then the continuous read's latency ({@link ReadLatencyRun}).
+   * The figures are printed as a table and written to {@code benchmark-reads.json}.
+   */
+  private static void reads(Options options, Path work, Path out) throws Exception {
+    System.out.printf(
+        "Reads: %,d rows, parallelism %d, %d repetitions, object reuse %s, heap %s%n",
+        options.readRows(),
+        ReadRun.PARALLELISM,
+        options.repeats(),
+        options.objectReuse() ? "on" : "off",
+        READ_HEAP);
+    String rows = Long.toString(options.readRows());
+    java.util.Random order = new java.util.Random(options.orderSeed());
+    System.out.printf("Reader order seed: %d (--order-seed to replay)%n", options.orderSeed());
+    List<Figures> tables = new ArrayList<>();
+    List<Figures> runs = new ArrayList<>();
+    for (String scenario : options.scenarios()) {
+      Figures written = measure(ReadTables.class, READ_HEAP, work, scenario, rows);
+      tables.add(written);
+      System.out.print(written);
+      if (written.values().containsKey("failed")) {
+        continue;
+      }
+      for (int repeat = 1; repeat <= options.repeats(); repeat++) {
+        List<String> readers = new ArrayList<>(ReadContender.NAMES);
+        java.util.Collections.shuffle(readers, order);
+        for (String reader : readers) {
+          Figures run =
+              measure(
+                  ReadRun.class,
+                  READ_HEAP,
+                  work,
+                  reader,
+                  scenario,
+                  rows,
+                  Boolean.toString(options.objectReuse()),
+                  Integer.toString(repeat));
+          runs.add(run);
+          if (run.values().containsKey("failed")) {
+            System.out.print(run);
+          } else {
+            System.out.printf(
+                java.util.Locale.ROOT,
+                "  %,.0f rows/s, %,.0f ns CPU per row%n",
+                run.values().get("rows_per_second"),
+                run.values().get("cpu_ns_per_row"));
+          }
+        }
+      }
+    }
+    Figures latency = null;
+    if (options.readLatencyVersions() > 0) {
+      latency =
+          measure(
+              ReadLatencyRun.class,
+              READ_HEAP,
+              work,
+              Integer.toString(options.readLatencyVersions()),
+              "1000",
+              "500",
+              "1000");
+      System.out.print(latency);
+    }
+    ReadReport report = new ReadReport(tables, runs, latency);
+    System.out.println();
+    report.print(System.out);
+    report.writeJson(out.resolve("benchmark-reads.json"));
+  }
+
   private static void jmh(Options options, Path out) throws Exception {
     System.out.println("JMH: " + ParquetWriterBenchmark.class.getSimpleName());
     OptionsBuilder jmh = new OptionsBuilder();
@@ -375,6 +463,8 @@ public final class BenchmarkMain {
       String compactionScenario,
       int compactionTriggerCommits,
       long compactionCheckpointMs,
+      long readRows,
+      int readLatencyVersions,
       Path out,
       boolean full,
       boolean objectReuse,
@@ -384,7 +474,15 @@ public final class BenchmarkMain {
         List.of("comparison", "jmh", "state", "partitions", "large");
     private static final List<String> SECTIONS =
         List.of(
-            "comparison", "jmh", "state", "partitions", "large", "soak", "upsert", "compaction");
+            "comparison",
+            "jmh",
+            "state",
+            "partitions",
+            "large",
+            "soak",
+            "upsert",
+            "compaction",
+            "read");
 
     boolean runs(String section) {
       return sections.contains(section);
@@ -411,6 +509,8 @@ public final class BenchmarkMain {
       String compactionScenario = Scenario.UNPARTITIONED.id();
       int compactionTriggerCommits = 60;
       long compactionCheckpointMs = 100;
+      long readRows = 10_000_000;
+      int readLatencyVersions = 60;
       Path out = Path.of("target");
       long orderSeed = System.nanoTime();
       for (int i = 0; i < args.length; i++) {
@@ -435,6 +535,8 @@ public final class BenchmarkMain {
           case "--compaction-trigger-commits" ->
               compactionTriggerCommits = Integer.parseInt(args[++i]);
           case "--compaction-checkpoint-ms" -> compactionCheckpointMs = Long.parseLong(args[++i]);
+          case "--read-rows" -> readRows = Long.parseLong(args[++i]);
+          case "--read-latency-versions" -> readLatencyVersions = Integer.parseInt(args[++i]);
           case "--out" -> out = Path.of(args[++i]);
           case "--order-seed" -> orderSeed = Long.parseLong(args[++i]);
           default -> throw new IllegalArgumentException("Unknown option " + args[i]);
@@ -469,6 +571,10 @@ public final class BenchmarkMain {
             "--compaction-commits, --compaction-trigger-commits and --compaction-checkpoint-ms"
                 + " must be positive");
       }
+      if (readRows <= 0 || readLatencyVersions < 0) {
+        throw new IllegalArgumentException(
+            "--read-rows must be positive and --read-latency-versions not negative");
+      }
       for (String section : sections) {
         if (!SECTIONS.contains(section)) {
           throw new IllegalArgumentException(
@@ -500,6 +606,8 @@ public final class BenchmarkMain {
           compactionScenario,
           compactionTriggerCommits,
           compactionCheckpointMs,
+          readRows,
+          readLatencyVersions,
           out,
           full,
           objectReuse,

@@ -12,7 +12,6 @@ import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.TableLoader;
@@ -30,6 +29,8 @@ final class IcebergContender implements Contender {
 
   private static final Pattern METADATA_FILE = Pattern.compile("v\\d+\\.metadata\\.json");
 
+  private static final TableIdentifier TABLE = TableIdentifier.of("bench", "events");
+
   private Table table;
   private Path location;
   private int parallelism;
@@ -42,12 +43,11 @@ final class IcebergContender implements Contender {
         scenario.partitioned()
             ? PartitionSpec.builderFor(schema).identity(BenchmarkRows.PARTITION_COLUMN).build()
             : PartitionSpec.unpartitioned();
-    try (HadoopCatalog catalog =
-        new HadoopCatalog(conf, dir.resolve("iceberg-warehouse").toUri().toString())) {
-      catalog.createNamespace(Namespace.of("bench"));
+    try (HadoopCatalog catalog = new HadoopCatalog(conf, warehouse(dir).toUri().toString())) {
+      catalog.createNamespace(TABLE.namespace());
       table =
           catalog.createTable(
-              TableIdentifier.of("bench", "events"),
+              TABLE,
               schema,
               spec,
               Map.of(
@@ -72,10 +72,21 @@ final class IcebergContender implements Contender {
   }
 
   /**
+   * The root of the table {@link #prepare} creates under {@code dir}, as its catalog lays it out.
+   */
+  static Path location(Path dir) {
+    return warehouse(dir).resolve(TABLE.namespace().level(0)).resolve(TABLE.name());
+  }
+
+  private static Path warehouse(Path dir) {
+    return dir.resolve("iceberg-warehouse");
+  }
+
+  /**
    * The Hadoop configuration this sink's Delta contenders use on local disk: without it, Hadoop's
    * local file system forks a {@code chmod} process for every file Iceberg creates.
    */
-  private static Configuration hadoopConf() {
+  static Configuration hadoopConf() {
     return HadoopConfigurations.of(Map.of());
   }
 

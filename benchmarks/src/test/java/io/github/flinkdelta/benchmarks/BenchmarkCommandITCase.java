@@ -266,6 +266,73 @@ class BenchmarkCommandITCase {
         .allSatisfy(t -> assertThat(t.get("verdict")).isIn("met", "missed"));
   }
 
+  /**
+   * The read section on 20,000 rows, one repetition, and a continuous read of 10 versions: every
+   * reader on every scenario counted exactly the rows written (a run fails otherwise), and the
+   * latency figures and their target are there.
+   */
+  @Test
+  void readsRunOnASmallTable() throws Exception {
+    BenchmarkMain.main(
+        new String[] {
+          "--sections",
+          "read",
+          "--read-rows",
+          "20000",
+          "--repeats",
+          "1",
+          "--read-latency-versions",
+          "10",
+          "--out",
+          out.toString()
+        });
+
+    Map<String, Object> report =
+        new ObjectMapper()
+            .readValue(
+                out.resolve("benchmark-reads.json").toFile(),
+                new TypeReference<Map<String, Object>>() {});
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> readers = (List<Map<String, Object>>) report.get("readers");
+    assertThat(readers)
+        .extracting(r -> r.get("scenario") + " " + r.get("reader"))
+        .containsExactlyInAnyOrder(
+            "unpartitioned delta-source",
+            "unpartitioned iceberg-source",
+            "unpartitioned parquet-files",
+            "partitioned delta-source",
+            "partitioned iceberg-source",
+            "partitioned parquet-files");
+    for (Map<String, Object> reader : readers) {
+      assertThat(reader).containsEntry("rows", 20_000).containsKey("cpu_ns_per_row");
+      assertThat(((Number) reader.get("rows_per_second")).doubleValue()).isPositive();
+    }
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> ratios = (List<Map<String, Object>>) report.get("ratios");
+    assertThat(ratios)
+        .hasSize(2)
+        .allSatisfy(
+            r ->
+                assertThat(r)
+                    .containsKeys("delta-source / iceberg-source", "delta-source / parquet-files"));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> latency = (Map<String, Object>) report.get("latency");
+    assertThat(latency).containsEntry("versions", 10).doesNotContainKey("failed");
+    for (String figure :
+        List.of(
+            "first_row_latency_p50_ms",
+            "first_row_latency_p99_ms",
+            "last_row_latency_p50_ms",
+            "last_row_latency_p99_ms")) {
+      assertThat(isFigure(latency.get(figure))).as(figure).isTrue();
+    }
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> targets = (List<Map<String, Object>>) report.get("targets");
+    assertThat(targets)
+        .singleElement()
+        .satisfies(t -> assertThat(t.get("verdict")).isIn("met", "missed"));
+  }
+
   private static boolean isFigure(Object value) {
     return value instanceof Number n && !Double.isNaN(n.doubleValue());
   }
