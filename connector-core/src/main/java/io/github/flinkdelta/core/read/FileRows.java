@@ -196,10 +196,7 @@ public final class FileRows implements AutoCloseable {
     for (int i = 0; i < columns.types.length; i++) {
       int source = columns.physicalIndex[i];
       out.setField(
-          i,
-          source < 0
-              ? partitionValues[i]
-              : KernelRows.value(vectors[source], rowId, columns.types[i]));
+          i, source < 0 ? partitionValues[i] : columns.values[i].read(vectors[source], rowId));
     }
     return out;
   }

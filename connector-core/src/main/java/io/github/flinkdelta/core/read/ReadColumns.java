@@ -139,7 +139,10 @@ public final class ReadColumns implements Serializable {
     final StructType table;
     final StructType logical;
 
-    /** The Parquet columns read: the data columns under their physical names. */
+    /**
+     * The Parquet columns read: the data columns under their physical names, strings as binary
+     * ({@link ColumnValues}).
+     */
     final StructType physical;
 
     /** For each column read, its index in {@link #physical}, or -1 for a partition column. */
@@ -149,6 +152,9 @@ public final class ReadColumns implements Serializable {
     final String[] partitionKey;
 
     final DataType[] types;
+
+    /** For each column read, how its values are read from the Parquet columns. */
+    final ColumnValues[] values;
 
     private Resolved(StructType table) {
       this.table = table;
@@ -177,7 +183,11 @@ public final class ReadColumns implements Serializable {
       this.physical =
           data.length() == 0
               ? new StructType().add(StructField.DEFAULT_ROW_INDEX_COLUMN)
-              : ColumnMapping.convertToPhysicalSchema(data, table, mode);
+              : ColumnValues.readSchema(ColumnMapping.convertToPhysicalSchema(data, table, mode));
+      this.values = new ColumnValues[types.length];
+      for (int i = 0; i < types.length; i++) {
+        values[i] = ColumnValues.of(types[i]);
+      }
     }
 
     private boolean isPartitionColumn(String name) {

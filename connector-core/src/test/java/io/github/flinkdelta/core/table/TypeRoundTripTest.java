@@ -2,6 +2,11 @@ package io.github.flinkdelta.core.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkdelta.core.read.FileRows;
+import io.github.flinkdelta.core.read.ReadColumns;
+import io.github.flinkdelta.core.read.ReadFile;
+import io.github.flinkdelta.core.read.SnapshotFiles;
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.testing.CanonicalRows;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.core.testing.TestTables;
@@ -160,6 +165,57 @@ class TypeRoundTripTest {
 
     assertReadsBackEqual("flat", flat.type(), List.of(), rows);
     assertThat(CanonicalRows.of(rows.get(1), flat.type())).containsOnlyNulls();
+  }
+
+  /** The source's reader reads every type as Kernel's reader does. */
+  @Test
+  void everyTypeReadsBackEqualThroughTheSourcesReader() throws Exception {
+    List<RowData> rows = List.of(extremes(1, true), extremes(2, false), allNull(3), ordinary(4));
+
+    assertSourceReadsBackEqual("source-types", ALL_TYPES, List.of(), rows);
+  }
+
+  /** Partition values of every scalar type a table is commonly partitioned by, null ones too. */
+  @Test
+  void partitionValuesOfEveryScalarTypeReadBackEqualThroughTheSourcesReader() throws Exception {
+    Projection scalars =
+        Projection.of(
+            type ->
+                type.getTypeRoot() != LogicalTypeRoot.ARRAY
+                    && type.getTypeRoot() != LogicalTypeRoot.MAP);
+    List<RowData> rows =
+        scalars.rows(List.of(extremes(1, true), extremes(2, false), allNull(3), ordinary(4)));
+
+    assertSourceReadsBackEqual(
+        "source-partitions",
+        scalars.type(),
+        List.of("c_bool", "c_int", "c_long", "c_dec18", "c_string", "c_date", "c_ts"),
+        rows);
+  }
+
+  private void assertSourceReadsBackEqual(
+      String name, RowType type, List<String> partitions, List<RowData> rows) throws Exception {
+    String path = dir.resolve(name).toUri().toString();
+    List<DataFile> files = TestTables.writeFiles(path, type, partitions, rows);
+    org.apache.hadoop.conf.Configuration conf = HadoopConfigurations.of(java.util.Map.of());
+    try (DeltaTable table = TestTables.open(path)) {
+      table.commit("app", 1, files);
+      io.delta.kernel.Snapshot snapshot = table.reload();
+      io.delta.kernel.engine.Engine engine =
+          io.delta.kernel.defaults.engine.DefaultEngine.create(conf);
+      ReadColumns columns = ReadColumns.of(path, snapshot, type.getFieldNames());
+      List<List<Object>> read = new ArrayList<>();
+      for (ReadFile file : SnapshotFiles.of(engine, snapshot, java.util.Optional.empty(), path)) {
+        try (FileRows fileRows = FileRows.open(engine, conf, columns, file, 0)) {
+          while (fileRows.next()) {
+            read.add(CanonicalRows.of(fileRows.row(), columns.rowType()));
+          }
+        }
+      }
+      assertThat(read)
+          .containsExactlyInAnyOrderElementsOf(
+              rows.stream().map(r -> CanonicalRows.of(r, type)).toList());
+    }
   }
 
   /** Writes the rows into a new table, commits them and reads the table back. */
