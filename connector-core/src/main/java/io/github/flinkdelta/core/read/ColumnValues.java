@@ -5,6 +5,7 @@ import io.delta.kernel.types.BinaryType;
 import io.delta.kernel.types.BooleanType;
 import io.delta.kernel.types.DataType;
 import io.delta.kernel.types.DateType;
+import io.delta.kernel.types.DecimalType;
 import io.delta.kernel.types.DoubleType;
 import io.delta.kernel.types.FloatType;
 import io.delta.kernel.types.IntegerType;
@@ -12,8 +13,11 @@ import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
+import io.delta.kernel.types.TimestampNTZType;
+import io.delta.kernel.types.TimestampType;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.StringData;
 
 /**
@@ -42,6 +46,13 @@ interface ColumnValues {
       return (v, r) -> v.isNullAt(r) ? null : v.getFloat(r);
     } else if (type instanceof BooleanType) {
       return (v, r) -> v.isNullAt(r) ? null : v.getBoolean(r);
+    } else if (type instanceof TimestampType || type instanceof TimestampNTZType) {
+      return (v, r) -> v.isNullAt(r) ? null : KernelRows.timestamp(v.getLong(r));
+    } else if (type instanceof DecimalType decimal) {
+      int precision = decimal.getPrecision();
+      int scale = decimal.getScale();
+      return (v, r) ->
+          v.isNullAt(r) ? null : DecimalData.fromBigDecimal(v.getDecimal(r), precision, scale);
     }
     return (v, r) -> KernelRows.value(v, r, type);
   }

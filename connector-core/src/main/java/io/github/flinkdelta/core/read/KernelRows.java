@@ -123,7 +123,8 @@ public final class KernelRows {
     return value;
   }
 
-  private static TimestampData timestamp(long micros) {
+  /** Delta's microseconds since the epoch as Flink's timestamp. */
+  static TimestampData timestamp(long micros) {
     return TimestampData.fromEpochMillis(
         Math.floorDiv(micros, 1000), (int) Math.floorMod(micros, 1000) * 1000);
   }
