@@ -232,32 +232,15 @@ class DeltaSourceITCase {
         read.add(TestRows.values(rows.next(), type));
       }
       // A writer adds a column: the read goes on with the columns it was built with.
-      RowType withNote =
-          RowType.of(
-              new LogicalType[] {
-                new BigIntType(false),
-                new IntType(),
-                new VarCharType(VarCharType.MAX_LENGTH),
-                new VarCharType(VarCharType.MAX_LENGTH)
-              },
-              new String[] {"id", "bucket", "payload", "note"});
-      writeRows(table, withNote, DeltaSinkOptions.SchemaEvolution.ADD_COLUMNS, 100, 50);
+      writeRows(
+          table, withNote(new IntType()), DeltaSinkOptions.SchemaEvolution.ADD_COLUMNS, 100, 50);
       for (int i = 0; i < 50; i++) {
         read.add(TestRows.values(rows.next(), type));
       }
       assertThat(read).containsExactlyInAnyOrderElementsOf(TestRows.expected(150, BUCKETS));
 
       // A writer widens bucket to BIGINT: the read cannot go on and says why.
-      RowType wider =
-          RowType.of(
-              new LogicalType[] {
-                new BigIntType(false),
-                new BigIntType(),
-                new VarCharType(VarCharType.MAX_LENGTH),
-                new VarCharType(VarCharType.MAX_LENGTH)
-              },
-              new String[] {"id", "bucket", "payload", "note"});
-      writeRows(table, wider, DeltaSinkOptions.SchemaEvolution.WIDEN, 150, 10);
+      writeRows(table, withNote(new BigIntType()), DeltaSinkOptions.SchemaEvolution.WIDEN, 150, 10);
       assertThatThrownBy(rows::next)
           .rootCause()
           .hasMessageMatching("(?s)Version \\d+ of Delta table .* changed column 'bucket'.*")
@@ -334,6 +317,18 @@ class DeltaSourceITCase {
       }
     }
     return read;
+  }
+
+  /** TestRows' type with {@code bucket} of another type and a column {@code note} added. */
+  private static RowType withNote(LogicalType bucket) {
+    return RowType.of(
+        new LogicalType[] {
+          new BigIntType(false),
+          bucket,
+          new VarCharType(VarCharType.MAX_LENGTH),
+          new VarCharType(VarCharType.MAX_LENGTH)
+        },
+        new String[] {"id", "bucket", "payload", "note"});
   }
 
   /** Rows {@code from..from+count-1} of TestRows, with "n" in any column after the third. */
