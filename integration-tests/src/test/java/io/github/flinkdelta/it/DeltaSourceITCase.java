@@ -114,6 +114,38 @@ class DeltaSourceITCase {
   }
 
   @Test
+  void aReadAtATimestampStartsAtTheVersionCommittedThen() throws Exception {
+    String table = table("by-time");
+    write(table, 300, null);
+    write(table, 500, null);
+    io.delta.kernel.Snapshot second = DeltaLogFiles.snapshot(table);
+    long secondCommitted =
+        second.getTimestamp(
+            io.delta.kernel.defaults.engine.DefaultEngine.create(
+                new org.apache.hadoop.conf.Configuration()));
+
+    assertThat(
+            readBounded(
+                DeltaSource.builder().tablePath(table).bounded().timestamp(secondCommitted - 1)))
+        .as("the version before the second")
+        .containsExactlyInAnyOrderElementsOf(TestRows.expected(300, BUCKETS));
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).env();
+    DeltaSource fromThen =
+        DeltaSource.builder().tablePath(table).continuous().timestamp(secondCommitted).build();
+    List<List<Object>> read = new ArrayList<>();
+    try (CloseableIterator<RowData> rows =
+        env.fromSource(fromThen, WatermarkStrategy.noWatermarks(), "delta source")
+            .executeAndCollect()) {
+      for (int i = 0; i < 500; i++) {
+        read.add(TestRows.values(rows.next(), fromThen.columnTypes()));
+      }
+    }
+    assertThat(read)
+        .as("the second version's rows, and none of the first's")
+        .containsExactlyInAnyOrderElementsOf(TestRows.expected(500, BUCKETS));
+  }
+
+  @Test
   void aContinuousReadCopiesATableWhileItIsWrittenExactlyOnceThroughFailuresOfBothJobs()
       throws Exception {
     String source = table("source");
