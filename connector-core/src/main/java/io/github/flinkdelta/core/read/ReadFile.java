@@ -54,14 +54,6 @@ public record ReadFile(
         add.getNumRecords().orElse(-1L));
   }
 
-  /** The rows of the file that are live: all its rows but those its deletion vector removes. */
-  public long liveRecords() {
-    if (numRecords < 0) {
-      return -1;
-    }
-    return deletionVector == null ? numRecords : numRecords - deletionVector.cardinality();
-  }
-
   /** The absolute path of an add action's path, which is a URI, relative to the root or not. */
   static String absolute(URI root, String path) {
     Path file = new Path(URI.create(path));
