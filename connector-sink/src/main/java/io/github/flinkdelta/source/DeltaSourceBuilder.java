@@ -232,9 +232,9 @@ public final class DeltaSourceBuilder {
     long startVersion = options.getOptional(DeltaSourceOptions.STARTUP_VERSION).orElse(-1L);
     long startTimestamp = options.getOptional(DeltaSourceOptions.STARTUP_TIMESTAMP).orElse(-1L);
     ReadColumns read;
-    org.apache.hadoop.conf.Configuration storageConf = locator.storageConf(hadoopConf);
-    try (TableHistory history = locator.history(storageConf)) {
-      DefaultEngine engine = DefaultEngine.create(storageConf);
+    org.apache.hadoop.conf.Configuration readConf = locator.readConf(hadoopConf);
+    try (TableHistory history = locator.history(readConf)) {
+      DefaultEngine engine = DefaultEngine.create(readConf);
       Snapshot schemaOf =
           !bounded
               ? history.latest(engine)

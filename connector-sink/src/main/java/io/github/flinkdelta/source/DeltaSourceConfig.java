@@ -63,10 +63,10 @@ public record DeltaSourceConfig(
 
   /**
    * The Hadoop configuration through which the table's files are read: the storage options plus any
-   * credentials the catalog vends for the table.
+   * read-only credentials the catalog vends for the table.
    */
-  public Configuration storageConf() {
-    return table.storageConf(HadoopConfigurations.of(hadoopOptions));
+  public Configuration readConf() {
+    return table.readConf(HadoopConfigurations.of(hadoopOptions));
   }
 
   @Override

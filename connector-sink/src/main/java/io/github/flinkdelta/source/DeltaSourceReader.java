@@ -57,7 +57,7 @@ final class DeltaSourceReader implements SourceReader<RowData, DeltaSplit> {
 
   @Override
   public void start() {
-    conf = config.storageConf();
+    conf = config.readConf();
     engine = DefaultEngine.create(conf);
     if (splits.isEmpty()) {
       request();

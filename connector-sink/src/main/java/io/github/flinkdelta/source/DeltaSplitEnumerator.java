@@ -57,7 +57,7 @@ final class DeltaSplitEnumerator implements SplitEnumerator<DeltaSplit, DeltaEnu
         !config.bounded() && config.changeCommits() == DeltaSourceOptions.ChangeCommits.CHANGELOG;
     this.nextVersion = state.nextVersion();
     this.pending = new ArrayDeque<>(state.pending());
-    Configuration conf = config.storageConf();
+    Configuration conf = config.readConf();
     this.history = config.table().history(conf);
     this.planner = new VersionPlanner(config, history, DefaultEngine.create(conf));
   }

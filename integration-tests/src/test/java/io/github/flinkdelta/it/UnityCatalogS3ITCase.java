@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.config.DeltaSourceOptions;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.s3testkit.CredentialEnforcingProxy;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.DeltaSinkBuilder;
+import io.github.flinkdelta.source.DeltaSource;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
 import io.github.flinkdelta.testkit.VendedS3Credential;
 import io.github.flinkdelta.uc.Secret;
@@ -25,6 +27,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.testutils.junit.SharedObjectsExtension;
@@ -60,6 +64,7 @@ class UnityCatalogS3ITCase {
   private static final String ACCESS_KEY = "static-access-key";
   private static final String SECRET_KEY = "static-secret-" + java.util.UUID.randomUUID();
   private static final String TOKEN = "uc-test-token";
+  private static final String READ_ONLY_TOKEN = "uc-read-only-" + java.util.UUID.randomUUID();
   private static final String TABLE_CREDENTIALS = "POST /temporary-table-credentials";
   private static final String STAGING_CREDENTIALS =
       "GET /delta/v1/staging-tables/{table_id}/credentials";
@@ -68,6 +73,7 @@ class UnityCatalogS3ITCase {
   private static final String RENEWAL_LEAD = "fs.unitycatalog.renewal.leadTimeMillis";
 
   @TempDir static Path s3Directory;
+  @TempDir Path copyDirectory;
   private static EnforcedS3 s3;
 
   private UnityCatalogServer server;
@@ -192,6 +198,83 @@ class UnityCatalogS3ITCase {
   }
 
   @Test
+  void aReadOnlyPrincipalCopiesAManagedTableOnS3AsItIsWrittenThroughKeyExpiriesAndS3Faults()
+      throws Exception {
+    // The reader's token may only read, so the catalog vends it read-only keys or none; each key
+    // lives 4 s, and the read runs as long as the writer (20 s at least: 5,000 rows at 250 a
+    // second). Connection resets on S3, in both jobs' file systems, fire twice while it copies.
+    Duration lifetime = Duration.ofSeconds(4);
+    startCatalog(lifetime, "read");
+    Map<String, String> storage = new java.util.HashMap<>(s3.storageOptions());
+    storage.put(RENEWAL_LEAD, "3000");
+    storage.put("fs.s3a.audit.execution.interceptors", S3FaultInterceptor.class.getName());
+    storage.put("fs.s3a.attempts.maximum", "1");
+    storage.put("fs.s3a.retry.limit", "2");
+    storage.put("fs.s3a.retry.interval", "20ms");
+    S3FaultInterceptor.clear();
+    S3FaultInterceptor.resetCounts();
+    long count = 5_000;
+    String source = "main.default.read";
+    String copy = copyDirectory.resolve("copy").toUri().toString();
+
+    StreamExecutionEnvironment writing = FLINK.job().checkpointEveryMillis(200).restarts(5).env();
+    TestRows.source(writing, count, 250, BUCKETS).sinkTo(sink(source, storage));
+    JobClient writer = writing.executeAsync("writer");
+    Await.until(writer, "the table's first version", () -> server.latestVersion(source) >= 1);
+
+    UnityCatalogConnection readOnly =
+        new UnityCatalogConnection(server.uri(), Secret.of(READ_ONLY_TOKEN));
+    StreamExecutionEnvironment reading = FLINK.job().checkpointEveryMillis(200).restarts(5).env();
+    reading
+        .fromSource(
+            DeltaSource.builder()
+                .unityCatalog(readOnly)
+                .tableName(source)
+                .hadoopOptions(storage)
+                .continuous()
+                .option(DeltaSourceOptions.POLL_INTERVAL, Duration.ofMillis(200))
+                .build(),
+            WatermarkStrategy.noWatermarks(),
+            "delta source")
+        .sinkTo(DeltaSink.builder().tablePath(copy).rowType(TestRows.TYPE).build());
+    long started = System.nanoTime();
+    JobClient reader = reading.executeAsync("reader");
+
+    for (long part = 1; part <= 2; part++) {
+      long rows = count * part / 3;
+      Await.until(reader, "a share of the rows copied", () -> rowsIn(copy) >= rows);
+      S3FaultInterceptor.resetNext(3);
+      int fired = (int) part;
+      Await.until(reader, "the S3 fault to fire", () -> S3FaultInterceptor.resetsFired() >= fired);
+    }
+    writer.getJobExecutionResult().get();
+    Await.until(reader, "the copy to hold every row", () -> rowsIn(copy) >= count);
+    Duration ran = Duration.ofNanos(System.nanoTime() - started);
+    reader.cancel().get();
+    S3FaultInterceptor.clear();
+
+    assertThat(S3FaultInterceptor.resetsFired()).isEqualTo(2);
+    assertThat(DeltaTableReader.readAll(copy))
+        .containsExactlyInAnyOrderElementsOf(TestRows.expected(count, BUCKETS));
+    assertExactlyInCatalog(source, count);
+    // The read outlived several keys, every one renewed before it expired. The catalog answers
+    // the read-only token's requests for read-write keys 403: the reader asked for read keys only.
+    assertThat(ran).isGreaterThan(lifetime.multipliedBy(4));
+    List<CredentialEnforcingProxy.KeyStats> keys = s3.statsSince(firstKey);
+    assertThat(keys.stream().mapToLong(CredentialEnforcingProxy.KeyStats::refusedExpired).sum())
+        .as("requests refused as expired")
+        .isZero();
+  }
+
+  private static long rowsIn(String table) {
+    try {
+      return DeltaTableReader.readAll(table).size();
+    } catch (RuntimeException e) {
+      return 0;
+    }
+  }
+
+  @Test
   void aKeyUsedPastItsExpiryIsRefusedWithExpiredToken() throws Exception {
     // The enforcement the test above relies on fires: a client that keeps a vended key past its
     // expiry, as a connector that never renewed would, is refused.
@@ -260,7 +343,8 @@ class UnityCatalogS3ITCase {
         s3.vendDistinctKeys(
                 UnityCatalogServer.builder()
                     .storageRoot(URI.create("s3://lake/" + prefix))
-                    .token(TOKEN),
+                    .token(TOKEN)
+                    .readOnlyToken(READ_ONLY_TOKEN),
                 credentialLifetime)
             .build()
             .start();

@@ -24,6 +24,15 @@ public interface TableLocator extends TableReference, Serializable {
     return conf;
   }
 
+  /**
+   * The Hadoop configuration through which the table's files are only read: as {@link
+   * #storageConf}, but with read-only credentials where a catalog vends them, so that a principal
+   * allowed to read the table and not to modify it can read it.
+   */
+  default Configuration readConf(Configuration conf) {
+    return storageConf(conf);
+  }
+
   /** Opens the live source of the table's snapshots. */
   SnapshotSource snapshots(Configuration conf);
 

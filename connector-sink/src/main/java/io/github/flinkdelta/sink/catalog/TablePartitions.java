@@ -24,7 +24,7 @@ final class TablePartitions {
   static List<CatalogPartitionSpec> of(
       TableLocator table, Configuration hadoopConf, String catalog, ObjectPath path)
       throws TableNotPartitionedException {
-    Configuration conf = table.storageConf(hadoopConf);
+    Configuration conf = table.readConf(hadoopConf);
     Engine engine = DefaultEngine.create(conf);
     try (TableHistory history = table.history(conf)) {
       Snapshot snapshot = history.latest(engine);

@@ -53,6 +53,15 @@ public record UnityCatalogTableLocator(UnityCatalogConnection connection, UnityC
         () -> VendedCredentials.forTable(connection, conf, table.id(), table.location()));
   }
 
+  /** The storage configuration with read-only vended credentials (SELECT on the table suffices). */
+  @Override
+  public Configuration readConf(Configuration conf) {
+    return CatalogOutages.waitOut(
+        connection,
+        "vend read credentials for " + table.name(),
+        () -> VendedCredentials.forTableRead(connection, conf, table.id(), table.location()));
+  }
+
   /**
    * Fails unless the catalog lets this connection write the table (read-write credentials are
    * granted only with MODIFY on it), then probes the storage like any table.

@@ -34,6 +34,17 @@ final class VendedCredentials {
             builder.buildForTable(tableId, UCCredentialHadoopConfs.TableOperation.READ_WRITE));
   }
 
+  /** {@code base} with read-only credentials for a table the catalog has registered. */
+  static Configuration forTableRead(
+      UnityCatalogConnection connection, Configuration base, String tableId, String location) {
+    return withCredentials(
+        connection,
+        base,
+        location,
+        "table " + tableId,
+        builder -> builder.buildForTable(tableId, UCCredentialHadoopConfs.TableOperation.READ));
+  }
+
   /**
    * {@code base} with credentials for a staging table, where version 0 of a new managed table is
    * written before the table is registered. The UC Delta API has its own staging credentials; older
