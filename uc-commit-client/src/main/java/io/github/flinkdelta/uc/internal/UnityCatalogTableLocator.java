@@ -8,6 +8,7 @@ import io.github.flinkdelta.core.catalog.SnapshotSource;
 import io.github.flinkdelta.core.catalog.TableHistory;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
+import io.unitycatalog.hadoop.UCCredentialHadoopConfs;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
@@ -50,7 +51,13 @@ public record UnityCatalogTableLocator(UnityCatalogConnection connection, UnityC
     return CatalogOutages.waitOut(
         connection,
         "vend credentials for " + table.name(),
-        () -> VendedCredentials.forTable(connection, conf, table.id(), table.location()));
+        () ->
+            VendedCredentials.forTable(
+                connection,
+                conf,
+                table.id(),
+                table.location(),
+                UCCredentialHadoopConfs.TableOperation.READ_WRITE));
   }
 
   /** The storage configuration with read-only vended credentials (SELECT on the table suffices). */
@@ -59,7 +66,13 @@ public record UnityCatalogTableLocator(UnityCatalogConnection connection, UnityC
     return CatalogOutages.waitOut(
         connection,
         "vend read credentials for " + table.name(),
-        () -> VendedCredentials.forTableRead(connection, conf, table.id(), table.location()));
+        () ->
+            VendedCredentials.forTable(
+                connection,
+                conf,
+                table.id(),
+                table.location(),
+                UCCredentialHadoopConfs.TableOperation.READ));
   }
 
   /**

@@ -22,27 +22,22 @@ final class VendedCredentials {
 
   private VendedCredentials() {}
 
-  /** {@code base} with read-write credentials for a table the catalog has registered. */
+  /**
+   * {@code base} with credentials for a table the catalog has registered: READ ones need SELECT on
+   * it, READ_WRITE ones MODIFY.
+   */
   static Configuration forTable(
-      UnityCatalogConnection connection, Configuration base, String tableId, String location) {
+      UnityCatalogConnection connection,
+      Configuration base,
+      String tableId,
+      String location,
+      UCCredentialHadoopConfs.TableOperation operation) {
     return withCredentials(
         connection,
         base,
         location,
         "table " + tableId,
-        builder ->
-            builder.buildForTable(tableId, UCCredentialHadoopConfs.TableOperation.READ_WRITE));
-  }
-
-  /** {@code base} with read-only credentials for a table the catalog has registered. */
-  static Configuration forTableRead(
-      UnityCatalogConnection connection, Configuration base, String tableId, String location) {
-    return withCredentials(
-        connection,
-        base,
-        location,
-        "table " + tableId,
-        builder -> builder.buildForTable(tableId, UCCredentialHadoopConfs.TableOperation.READ));
+        builder -> builder.buildForTable(tableId, operation));
   }
 
   /**
