@@ -37,7 +37,7 @@ public final class DeltaEnumeratorStateSerializer
     int count = in.readInt();
     List<DeltaSplit> pending = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      pending.add(DeltaSplitSerializer.read(in));
+      pending.add(DeltaSplitSerializer.read(in, version));
     }
     return new DeltaEnumeratorState(nextVersion, pending);
   }

@@ -7,11 +7,13 @@ import io.github.flinkdelta.core.catalog.TableHistory;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.config.DeltaSourceOptions;
+import io.github.flinkdelta.core.config.DeltaSourceOptions.ChangeCommits;
 import io.github.flinkdelta.core.config.DeltaSourceOptions.ScanMode;
 import io.github.flinkdelta.core.config.DeltaSourceOptions.StartupMode;
 import io.github.flinkdelta.core.read.ReadColumns;
 import io.github.flinkdelta.core.read.ReadFilter;
 import io.github.flinkdelta.core.read.RowFilter;
+import io.github.flinkdelta.core.read.WatermarkColumn;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.sink.TableTarget;
 import io.github.flinkdelta.sink.UnityCatalogOptions;
@@ -20,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -109,6 +112,17 @@ public final class DeltaSourceBuilder {
   /** Read the latest version's rows, then the rows each new version adds. The default. */
   public DeltaSourceBuilder continuous() {
     options.set(DeltaSourceOptions.SCAN_MODE, ScanMode.CONTINUOUS);
+    return this;
+  }
+
+  /**
+   * Takes watermarks from a timestamp column's per-file least values: files are read oldest first
+   * and each file's rows follow a watermark just below its least value ({@link
+   * DeltaSourceOptions#WATERMARK_COLUMN}). Pass {@code WatermarkStrategy.noWatermarks()} to {@code
+   * fromSource}: the source's own watermarks and the rows' timestamps then reach the job.
+   */
+  public DeltaSourceBuilder watermarkColumn(String column) {
+    options.set(DeltaSourceOptions.WATERMARK_COLUMN, column);
     return this;
   }
 
@@ -210,6 +224,20 @@ public final class DeltaSourceBuilder {
     if (limit >= 0 && !bounded) {
       problems.add("a limit is for bounded reads; a continuous read does not end");
     }
+    Optional<String> watermarkColumn = options.getOptional(DeltaSourceOptions.WATERMARK_COLUMN);
+    if (watermarkColumn.isPresent()
+        && !bounded
+        && options.get(DeltaSourceOptions.CHANGE_COMMITS) == ChangeCommits.CHANGELOG) {
+      problems.add(
+          "'"
+              + DeltaSourceOptions.WATERMARK_COLUMN.key()
+              + "' orders files by time, but a CHANGELOG read emits them in the table's order:"
+              + " leave one of them out");
+    }
+    if (options.get(DeltaSourceOptions.MAX_PLANNING_FAILURES) < -1) {
+      problems.add(
+          "'" + DeltaSourceOptions.MAX_PLANNING_FAILURES.key() + "' must be -1 (no limit) or more");
+    }
     if (options.get(DeltaSourceOptions.MAX_FILES_PER_POLL) < 1) {
       problems.add("'" + DeltaSourceOptions.MAX_FILES_PER_POLL.key() + "' must be at least 1");
     }
@@ -232,6 +260,7 @@ public final class DeltaSourceBuilder {
     long startVersion = options.getOptional(DeltaSourceOptions.STARTUP_VERSION).orElse(-1L);
     long startTimestamp = options.getOptional(DeltaSourceOptions.STARTUP_TIMESTAMP).orElse(-1L);
     ReadColumns read;
+    WatermarkColumn watermark;
     org.apache.hadoop.conf.Configuration readConf = locator.readConf(hadoopConf);
     try (TableHistory history = locator.history(readConf)) {
       DefaultEngine engine = DefaultEngine.create(readConf);
@@ -244,6 +273,16 @@ public final class DeltaSourceBuilder {
                 default -> history.latest(engine);
               };
       read = ReadColumns.of(locator.name(), schemaOf, columns);
+      watermark =
+          watermarkColumn
+              .map(
+                  name ->
+                      WatermarkColumn.of(
+                          locator.name(),
+                          schemaOf.getSchema(),
+                          schemaOf.getPartitionColumnNames(),
+                          name))
+              .orElse(null);
       if (readFilter != null) {
         // Fails naming the table and any column of the filter it does not read.
         RowFilter.of(readFilter, read);
@@ -261,8 +300,10 @@ public final class DeltaSourceBuilder {
             startTimestamp,
             options.get(DeltaSourceOptions.POLL_INTERVAL),
             options.get(DeltaSourceOptions.MAX_FILES_PER_POLL),
+            options.get(DeltaSourceOptions.MAX_PLANNING_FAILURES),
             options.get(DeltaSourceOptions.CHANGE_COMMITS),
             readFilter,
-            limit));
+            limit,
+            watermark));
   }
 }

@@ -5,6 +5,7 @@ import io.github.flinkdelta.core.config.DeltaSourceOptions.ChangeCommits;
 import io.github.flinkdelta.core.config.DeltaSourceOptions.StartupMode;
 import io.github.flinkdelta.core.read.ReadColumns;
 import io.github.flinkdelta.core.read.ReadFilter;
+import io.github.flinkdelta.core.read.WatermarkColumn;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import java.io.Serializable;
 import java.time.Duration;
@@ -26,10 +27,14 @@ import org.apache.hadoop.conf.Configuration;
  * @param startTimestamp the timestamp of {@code startup} TIMESTAMP, in epoch milliseconds
  * @param pollInterval how often a continuous read looks for new versions
  * @param maxFilesPerPoll about how many files a continuous read plans per poll
+ * @param maxPlanningFailures how many polls of a continuous read may fail in a row before the job
+ *     fails, or -1 for no limit
  * @param changeCommits what a continuous read does with versions that delete or update rows
  * @param filter the rows to read: files that cannot hold one are skipped, rows that fail it are
  *     dropped; null for every row
  * @param limit the most rows each reader of a bounded read emits, or -1 for no limit
+ * @param watermark the column whose per-file least value orders files and gives watermarks, or null
+ *     for none
  */
 @Internal
 public record DeltaSourceConfig(
@@ -42,9 +47,11 @@ public record DeltaSourceConfig(
     long startTimestamp,
     Duration pollInterval,
     int maxFilesPerPoll,
+    int maxPlanningFailures,
     ChangeCommits changeCommits,
     ReadFilter filter,
-    long limit)
+    long limit,
+    WatermarkColumn watermark)
     implements Serializable {
 
   public DeltaSourceConfig {
@@ -84,6 +91,8 @@ public record DeltaSourceConfig(
         + startup
         + ", filter="
         + filter
+        + ", watermark="
+        + (watermark == null ? null : watermark.name())
         + "]";
   }
 }

@@ -4,18 +4,21 @@ import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.github.flinkdelta.core.read.FileRows;
 import io.github.flinkdelta.core.read.RowFilter;
+import io.github.flinkdelta.core.read.WatermarkColumn;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.apache.flink.types.RowKind;
 import org.apache.hadoop.conf.Configuration;
 
@@ -24,6 +27,11 @@ import org.apache.hadoop.conf.Configuration;
  * live rows in file order. Its state is the split being read, at the position of the next row, and
  * the splits queued behind it; rows before that position were emitted before the checkpoint, and
  * none after it, so a restore emits every row once.
+ *
+ * <p>A read with a {@link WatermarkColumn} gets its splits oldest first and emits, before a split's
+ * rows, a watermark just below the split's least timestamp (never one lower than it emitted
+ * before); the rows carry the column's value as their timestamp when it is read. While it waits for
+ * splits of a continuous read it is idle, so that other readers' watermarks go on.
  */
 @Internal
 final class DeltaSourceReader implements SourceReader<RowData, DeltaSplit> {
@@ -39,6 +47,13 @@ final class DeltaSourceReader implements SourceReader<RowData, DeltaSplit> {
   private final Counter recordsIn;
   private long emitted;
 
+  /** The position of the watermark column in the rows read, or -1 when it is not read. */
+  private final int timestampIndex;
+
+  private final int timestampPrecision;
+  private long watermark = Long.MIN_VALUE;
+  private boolean idle;
+
   private Configuration conf;
   private Engine engine;
   private DeltaSplit current;
@@ -53,6 +68,12 @@ final class DeltaSourceReader implements SourceReader<RowData, DeltaSplit> {
     this.config = config;
     this.filter = config.filter() == null ? null : RowFilter.of(config.filter(), config.columns());
     this.recordsIn = context.metricGroup().getIOMetricGroup().getNumRecordsInCounter();
+    WatermarkColumn column = config.watermark();
+    this.timestampIndex = column == null ? -1 : config.columns().names().indexOf(column.name());
+    this.timestampPrecision =
+        timestampIndex < 0
+            ? 0
+            : LogicalTypeChecks.getPrecision(config.columns().rowType().getTypeAt(timestampIndex));
   }
 
   @Override
@@ -69,11 +90,15 @@ final class DeltaSourceReader implements SourceReader<RowData, DeltaSplit> {
     if (config.limit() >= 0 && emitted >= config.limit()) {
       return InputStatus.END_OF_INPUT;
     }
-    if (rows == null && !open()) {
+    if (rows == null && !open(output)) {
       if (noMoreSplits) {
         return InputStatus.END_OF_INPUT;
       }
       request();
+      if (config.watermark() != null && !config.bounded() && !idle) {
+        output.markIdle();
+        idle = true;
+      }
       return InputStatus.NOTHING_AVAILABLE;
     }
     for (int i = 0; i < ROWS_PER_POLL; i++) {
@@ -89,7 +114,11 @@ final class DeltaSourceReader implements SourceReader<RowData, DeltaSplit> {
       if (current.deletes()) {
         row.setRowKind(RowKind.DELETE);
       }
-      output.collect(row);
+      if (timestampIndex >= 0 && !row.isNullAt(timestampIndex)) {
+        output.collect(row, row.getTimestamp(timestampIndex, timestampPrecision).getMillisecond());
+      } else {
+        output.collect(row);
+      }
       recordsIn.inc();
       if (++emitted == config.limit()) {
         return InputStatus.MORE_AVAILABLE;
@@ -98,13 +127,22 @@ final class DeltaSourceReader implements SourceReader<RowData, DeltaSplit> {
     return InputStatus.MORE_AVAILABLE;
   }
 
-  private boolean open() {
+  private boolean open(ReaderOutput<RowData> output) {
     DeltaSplit split = splits.poll();
     if (split == null) {
       if (available.isDone()) {
         available = new CompletableFuture<>();
       }
       return false;
+    }
+    if (idle) {
+      output.markActive();
+      idle = false;
+    }
+    long least = split.file().minTimestamp();
+    if (config.watermark() != null && least != WatermarkColumn.UNKNOWN && least - 1 > watermark) {
+      watermark = least - 1;
+      output.emitWatermark(new Watermark(watermark));
     }
     current = split;
     next = split.position();

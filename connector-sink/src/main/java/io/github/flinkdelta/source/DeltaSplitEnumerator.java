@@ -3,8 +3,6 @@ package io.github.flinkdelta.source;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.github.flinkdelta.core.catalog.TableHistory;
 import io.github.flinkdelta.core.config.DeltaSourceOptions;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -35,7 +33,7 @@ final class DeltaSplitEnumerator implements SplitEnumerator<DeltaSplit, DeltaEnu
 
   private final SplitEnumeratorContext<DeltaSplit> context;
   private final DeltaSourceConfig config;
-  private final Deque<DeltaSplit> pending;
+  private final PendingSplits pending;
   private final Set<Integer> waiting = new LinkedHashSet<>();
   private final TableHistory history;
   private final VersionPlanner planner;
@@ -47,6 +45,9 @@ final class DeltaSplitEnumerator implements SplitEnumerator<DeltaSplit, DeltaEnu
 
   private volatile long nextVersion;
 
+  /** Polls that failed since the last that did not, counted on the coordinator thread. */
+  private int failedPolls;
+
   DeltaSplitEnumerator(
       SplitEnumeratorContext<DeltaSplit> context,
       DeltaSourceConfig config,
@@ -56,7 +57,10 @@ final class DeltaSplitEnumerator implements SplitEnumerator<DeltaSplit, DeltaEnu
     this.changelog =
         !config.bounded() && config.changeCommits() == DeltaSourceOptions.ChangeCommits.CHANGELOG;
     this.nextVersion = state.nextVersion();
-    this.pending = new ArrayDeque<>(state.pending());
+    this.pending =
+        config.watermark() == null
+            ? PendingSplits.inPlanOrder(state.pending())
+            : PendingSplits.byTimestamp(state.pending());
     Configuration conf = config.readConf();
     this.history = config.table().history(conf);
     this.planner = new VersionPlanner(config, history, DefaultEngine.create(conf));
@@ -79,23 +83,36 @@ final class DeltaSplitEnumerator implements SplitEnumerator<DeltaSplit, DeltaEnu
     if (from < 0) {
       return planner.start();
     }
-    if (pendingCount() >= config.maxFilesPerPoll()) {
+    if (pending.size() >= config.maxFilesPerPoll()) {
       return new VersionPlanner.Plan(from, from, List.of());
     }
     return planner.next(from);
   }
 
-  private int pendingCount() {
-    synchronized (pending) {
-      return pending.size();
-    }
-  }
-
   private void apply(VersionPlanner.Plan plan, Throwable error) {
     if (error != null) {
+      int allowed = config.maxPlanningFailures();
+      if (!config.bounded() && (allowed < 0 || failedPolls < allowed)) {
+        failedPolls++;
+        LOG.warn(
+            "Poll {} in a row of Delta table {} failed; trying again in {}",
+            failedPolls,
+            config.tableName(),
+            config.pollInterval(),
+            error);
+        return;
+      }
       throw new FlinkRuntimeException(
-          "The Delta source of " + config.tableName() + " cannot plan its reads", error);
+          String.format(
+              "The Delta source of %s cannot plan its reads (%d polls in a row failed; '%s' allows"
+                  + " %d)",
+              config.tableName(),
+              failedPolls + 1,
+              DeltaSourceOptions.MAX_PLANNING_FAILURES.key(),
+              allowed),
+          error);
     }
+    failedPolls = 0;
     if (plan.from() != nextVersion) {
       return;
     }
@@ -106,9 +123,7 @@ final class DeltaSplitEnumerator implements SplitEnumerator<DeltaSplit, DeltaEnu
           config.tableName(),
           plan.next() - 1);
     }
-    synchronized (pending) {
-      pending.addAll(plan.splits());
-    }
+    pending.addAll(plan.splits());
     nextVersion = plan.next();
     assign();
   }
@@ -121,11 +136,7 @@ final class DeltaSplitEnumerator implements SplitEnumerator<DeltaSplit, DeltaEnu
 
   @Override
   public void addSplitsBack(List<DeltaSplit> splits, int subtask) {
-    synchronized (pending) {
-      for (int i = splits.size() - 1; i >= 0; i--) {
-        pending.addFirst(splits.get(i));
-      }
-    }
+    pending.addBack(splits);
     assign();
   }
 
@@ -147,10 +158,7 @@ final class DeltaSplitEnumerator implements SplitEnumerator<DeltaSplit, DeltaEnu
         // and its insert in the next, or in the version's own inserts, stay in order downstream.
         continue;
       }
-      DeltaSplit split;
-      synchronized (pending) {
-        split = pending.poll();
-      }
+      DeltaSplit split = pending.poll();
       if (split != null) {
         context.assignSplit(split, subtask);
         readers.remove();
@@ -165,9 +173,7 @@ final class DeltaSplitEnumerator implements SplitEnumerator<DeltaSplit, DeltaEnu
 
   @Override
   public DeltaEnumeratorState snapshotState(long checkpointId) {
-    synchronized (pending) {
-      return new DeltaEnumeratorState(nextVersion, List.copyOf(pending));
-    }
+    return new DeltaEnumeratorState(nextVersion, pending.inOrder());
   }
 
   @Override

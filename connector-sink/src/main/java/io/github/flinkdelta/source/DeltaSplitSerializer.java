@@ -2,6 +2,7 @@ package io.github.flinkdelta.source;
 
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
 import io.github.flinkdelta.core.read.ReadFile;
+import io.github.flinkdelta.core.read.WatermarkColumn;
 import io.github.flinkdelta.sink.DataFileSerialization;
 import java.io.IOException;
 import java.util.HashMap;
@@ -12,11 +13,17 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.DataOutputView;
 
-/** Versioned serializer of {@link DeltaSplit}, the state of readers and of the enumerator. */
+/**
+ * Versioned serializer of {@link DeltaSplit}, the state of readers and of the enumerator. Version 2
+ * holds a file's least watermark timestamp where version 1 held its row count, which nothing read:
+ * splits of version 1 are read with no timestamp.
+ */
 @Internal
 public final class DeltaSplitSerializer implements SimpleVersionedSerializer<DeltaSplit> {
 
-  static final int VERSION = 1;
+  static final int VERSION = 2;
+
+  private static final int WITH_ROW_COUNT = 1;
 
   @Override
   public int getVersion() {
@@ -33,15 +40,17 @@ public final class DeltaSplitSerializer implements SimpleVersionedSerializer<Del
   @Override
   public DeltaSplit deserialize(int version, byte[] serialized) throws IOException {
     checkVersion(version);
-    return read(new DataInputDeserializer(serialized));
+    return read(new DataInputDeserializer(serialized), version);
   }
 
   static void checkVersion(int version) throws IOException {
-    if (version != VERSION) {
+    if (version != VERSION && version != WITH_ROW_COUNT) {
       throw new IOException(
           "Cannot read Delta source state version "
               + version
-              + "; this connector reads version "
+              + "; this connector reads versions "
+              + WITH_ROW_COUNT
+              + " to "
               + VERSION
               + ". Restore with the connector version that wrote it.");
     }
@@ -62,7 +71,7 @@ public final class DeltaSplitSerializer implements SimpleVersionedSerializer<Del
     }
     writeVector(file.deletionVector(), out);
     out.writeLong(file.version());
-    out.writeLong(file.numRecords());
+    out.writeLong(file.minTimestamp());
     out.writeByte(split.rows().ordinal());
     writeVector(split.before(), out);
     out.writeLong(split.position());
@@ -91,7 +100,7 @@ public final class DeltaSplitSerializer implements SimpleVersionedSerializer<Del
         storageType, pathOrInline, offset < 0 ? null : offset, in.readInt(), in.readLong());
   }
 
-  static DeltaSplit read(DataInputDeserializer in) throws IOException {
+  static DeltaSplit read(DataInputDeserializer in, int serializedVersion) throws IOException {
     String path = DataFileSerialization.readString(in);
     long size = in.readLong();
     long modificationTime = in.readLong();
@@ -103,9 +112,12 @@ public final class DeltaSplitSerializer implements SimpleVersionedSerializer<Del
     }
     DeletionVectorDescriptor dv = readVector(in);
     long version = in.readLong();
-    long numRecords = in.readLong();
+    long minTimestamp = in.readLong();
+    if (serializedVersion == WITH_ROW_COUNT) {
+      minTimestamp = WatermarkColumn.UNKNOWN;
+    }
     ReadFile file =
-        new ReadFile(path, size, modificationTime, partitionValues, dv, version, numRecords);
+        new ReadFile(path, size, modificationTime, partitionValues, dv, version, minTimestamp);
     int rows = in.readByte();
     if (rows < 0 || rows >= DeltaSplit.Rows.values().length) {
       throw new IOException("Corrupt Delta source state: split rows " + rows);

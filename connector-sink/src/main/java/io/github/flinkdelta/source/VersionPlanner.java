@@ -79,7 +79,12 @@ final class VersionPlanner {
     long end = Math.min(latest, from + Math.max(1, config.maxFilesPerPoll()) - 1);
     List<VersionChange> changes;
     try {
-      changes = TableChanges.of(engine, history.commits(engine, from, end), config.table().path());
+      changes =
+          TableChanges.of(
+              engine,
+              history.commits(engine, from, end),
+              config.table().path(),
+              config.watermark());
     } catch (RuntimeException e) {
       throw new IllegalStateException(
           String.format(
@@ -151,7 +156,8 @@ final class VersionPlanner {
   private List<DeltaSplit> files(Snapshot snapshot) {
     Optional<Predicate> filter =
         Optional.ofNullable(config.filter()).map(f -> f.toKernel(snapshot.getSchema()));
-    return SnapshotFiles.of(engine, snapshot, filter, config.tableName()).stream()
+    return SnapshotFiles.of(engine, snapshot, filter, config.watermark(), config.tableName())
+        .stream()
         .map(DeltaSplit::of)
         .toList();
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
 import io.github.flinkdelta.core.read.ReadFile;
+import io.github.flinkdelta.core.read.WatermarkColumn;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
@@ -40,6 +41,51 @@ class DeltaSourceStateTest {
     assertThat(read).isEqualTo(split);
     assertThat(read.splitId()).isEqualTo(split.splitId());
     assertThat(read.file().partitionValues()).containsEntry("col-2", null);
+    assertThat(read.file().minTimestamp()).isEqualTo(500);
+  }
+
+  @Test
+  void aSplitOfVersionOneHoldsARowCountWhereTheTimestampIsAndReadsWithNone() throws IOException {
+    ReadFile file = new ReadFile("file:/t/a.parquet", 10, 1, Map.of(), ON_DISK, 3, 1_000);
+    DeltaSplitSerializer serializer = new DeltaSplitSerializer();
+
+    DeltaSplit read = serializer.deserialize(1, serializer.serialize(DeltaSplit.of(file).at(5)));
+
+    assertThat(read.file().minTimestamp()).isEqualTo(WatermarkColumn.UNKNOWN);
+    assertThat(read.file().path()).isEqualTo(file.path());
+    assertThat(read.position()).isEqualTo(5);
+  }
+
+  @Test
+  void splitsByTimestampGoOldestFirstHoweverTheyArriveAndAreCheckpointedInThatOrder() {
+    PendingSplits pending =
+        PendingSplits.byTimestamp(List.of(DeltaSplit.of(at("c", 30)), DeltaSplit.of(at("a", 10))));
+    pending.addAll(List.of(DeltaSplit.of(at("d", 40)), DeltaSplit.of(at("b", 20))));
+    pending.addBack(List.of(DeltaSplit.of(at("e", 5))));
+
+    assertThat(pending.inOrder())
+        .extracting(split -> split.file().path())
+        .containsExactly("e", "a", "b", "c", "d");
+    List<String> polled = new java.util.ArrayList<>();
+    for (DeltaSplit split = pending.poll(); split != null; split = pending.poll()) {
+      polled.add(split.file().path());
+    }
+    assertThat(polled).containsExactly("e", "a", "b", "c", "d");
+  }
+
+  @Test
+  void splitsInPlanOrderKeepItAndSplitsGivenBackGoFirst() {
+    PendingSplits pending = PendingSplits.inPlanOrder(List.of(DeltaSplit.of(at("c", 30))));
+    pending.addAll(List.of(DeltaSplit.of(at("a", 10))));
+    pending.addBack(List.of(DeltaSplit.of(at("x", 50)), DeltaSplit.of(at("y", 60))));
+
+    assertThat(pending.inOrder())
+        .extracting(split -> split.file().path())
+        .containsExactly("x", "y", "c", "a");
+  }
+
+  private static ReadFile at(String path, long minTimestamp) {
+    return new ReadFile(path, 10, 1, Map.of(), null, 3, minTimestamp);
   }
 
   @Test

@@ -117,5 +117,31 @@ public final class DeltaSourceOptions {
                   + " order. A version that only rewrites files (dataChange = false, e.g."
                   + " compaction) is never read as a change.");
 
+  public static final ConfigOption<Integer> MAX_PLANNING_FAILURES =
+      ConfigOptions.key("scan.max-planning-failures")
+          .intType()
+          .defaultValue(3)
+          .withDescription(
+              "How many polls of a continuous read may fail in a row (the table's log or the"
+                  + " catalog cannot be read) before the job fails: a failed poll is tried again"
+                  + " at the next interval, and a poll that succeeds resets the count. -1 for no"
+                  + " limit, 0 to fail at the first. The catalog's own outages are first waited"
+                  + " out within a poll, as the sink waits them out.");
+
+  public static final ConfigOption<String> WATERMARK_COLUMN =
+      ConfigOptions.key("scan.watermark-column")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "A TIMESTAMP or TIMESTAMP_NTZ column to take watermarks from. Data files are handed"
+                  + " to readers in the order of their least value of the column (by the files'"
+                  + " statistics, oldest first, as planned together), and a reader emits the"
+                  + " watermark of each file before its rows: just below that least value, so no"
+                  + " row of a file is late to it. Rows carry the column's value as their"
+                  + " timestamp when the column is read. A reader waiting for files is marked"
+                  + " idle. Files written later with older values can still be late. Not with"
+                  + " scan.change-commits CHANGELOG, whose order is the table's. In SQL, a"
+                  + " column's WATERMARK ... AS SOURCE_WATERMARK() sets it.");
+
   private DeltaSourceOptions() {}
 }

@@ -24,7 +24,8 @@ import org.apache.hadoop.fs.Path;
  *     name (null values allowed)
  * @param deletionVector the rows of the file that are deleted, or null when none is
  * @param version the version that listed the file
- * @param numRecords the file's rows by its statistics, or -1 when it has none
+ * @param minTimestamp the least value of the read's {@link WatermarkColumn} in the file, in
+ *     milliseconds since the epoch, or {@link WatermarkColumn#UNKNOWN}
  */
 @Internal
 public record ReadFile(
@@ -34,7 +35,7 @@ public record ReadFile(
     Map<String, String> partitionValues,
     DeletionVectorDescriptor deletionVector,
     long version,
-    long numRecords)
+    long minTimestamp)
     implements Serializable {
 
   public ReadFile {
@@ -42,8 +43,11 @@ public record ReadFile(
     partitionValues = Collections.unmodifiableMap(new HashMap<>(partitionValues));
   }
 
-  /** The file of {@code add}, an add action of {@code version} of the table at {@code root}. */
-  public static ReadFile of(AddFile add, URI root, long version) {
+  /**
+   * The file of {@code add}, an add action of {@code version} of the table at {@code root}, with
+   * its least value of {@code watermark} (null when the read takes no watermarks).
+   */
+  public static ReadFile of(AddFile add, URI root, long version, WatermarkColumn watermark) {
     return new ReadFile(
         absolute(root, add.getPath()),
         add.getSize(),
@@ -51,7 +55,7 @@ public record ReadFile(
         VectorUtils.toJavaMap(add.getPartitionValues()),
         add.getDeletionVector().map(DeletionVectors::fromKernel).orElse(null),
         version,
-        add.getNumRecords().orElse(-1L));
+        watermark == null ? WatermarkColumn.UNKNOWN : watermark.minMillis(add));
   }
 
   /** The absolute path of an add action's path, which is a URI, relative to the root or not. */

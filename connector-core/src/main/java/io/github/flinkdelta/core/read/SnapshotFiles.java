@@ -39,17 +39,32 @@ public final class SnapshotFiles {
   /** The files of {@code snapshot} that may hold rows {@code filter} keeps. */
   public static List<ReadFile> of(
       Engine engine, Snapshot snapshot, Optional<Predicate> filter, String tableName) {
+    return of(engine, snapshot, filter, null, tableName);
+  }
+
+  /**
+   * The files of {@code snapshot} that may hold rows {@code filter} keeps, each with its least
+   * value of {@code watermark} (null for none; then the log's statistics are not read unless the
+   * filter needs them).
+   */
+  public static List<ReadFile> of(
+      Engine engine,
+      Snapshot snapshot,
+      Optional<Predicate> filter,
+      WatermarkColumn watermark,
+      String tableName) {
     URI root = URI.create(snapshot.getPath());
     ScanBuilder builder = snapshot.getScanBuilder();
     Scan scan = filter.map(builder::withFilter).orElse(builder).build();
     List<ReadFile> files = new ArrayList<>();
-    try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine)) {
+    try (CloseableIterator<FilteredColumnarBatch> batches =
+        scan.getScanFiles(engine, watermark != null)) {
       while (batches.hasNext()) {
         try (CloseableIterator<Row> rows = batches.next().getRows()) {
           while (rows.hasNext()) {
             Row scanFile = rows.next();
             Row add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
-            files.add(ReadFile.of(new AddFile(add), root, snapshot.getVersion()));
+            files.add(ReadFile.of(new AddFile(add), root, snapshot.getVersion(), watermark));
           }
         }
       }

@@ -36,14 +36,18 @@ public final class TableChanges {
 
   private TableChanges() {}
 
-  /** The changes of every version of {@code commits}, of the table at {@code root}. */
-  public static List<VersionChange> of(Engine engine, CommitRange commits, String root) {
+  /**
+   * The changes of every version of {@code commits}, of the table at {@code root}; added files
+   * carry their least value of {@code watermark} (null for none).
+   */
+  public static List<VersionChange> of(
+      Engine engine, CommitRange commits, String root, WatermarkColumn watermark) {
     URI tableRoot = URI.create(root);
     List<VersionChange> changes = new ArrayList<>();
     try (CloseableIterator<CommitActions> versions = commits.getCommitActions(engine, ACTIONS)) {
       while (versions.hasNext()) {
         try (CommitActions commit = versions.next()) {
-          changes.add(change(commit, tableRoot));
+          changes.add(change(commit, tableRoot, watermark));
         }
       }
     } catch (IOException e) {
@@ -57,7 +61,8 @@ public final class TableChanges {
     return changes;
   }
 
-  private static VersionChange change(CommitActions commit, URI root) throws IOException {
+  private static VersionChange change(CommitActions commit, URI root, WatermarkColumn watermark)
+      throws IOException {
     List<ReadFile> added = new ArrayList<>();
     List<ReadFile> removed = new ArrayList<>();
     boolean metadata = false;
@@ -74,7 +79,7 @@ public final class TableChanges {
             if (!row.isNullAt(addIndex)) {
               AddFile add = new AddFile(row.getStruct(addIndex));
               if (add.getDataChange()) {
-                added.add(ReadFile.of(add, root, version));
+                added.add(ReadFile.of(add, root, version, watermark));
               }
             } else if (!row.isNullAt(removeIndex)) {
               RemoveFile remove = new RemoveFile(row.getStruct(removeIndex));
@@ -101,6 +106,6 @@ public final class TableChanges {
         partitionValues,
         remove.getDeletionVector().map(DeletionVectors::fromKernel).orElse(null),
         version,
-        -1);
+        WatermarkColumn.UNKNOWN);
   }
 }

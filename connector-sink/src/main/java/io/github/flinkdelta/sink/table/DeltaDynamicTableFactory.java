@@ -72,7 +72,9 @@ public final class DeltaDynamicTableFactory
           DeltaSourceOptions.STARTUP_TIMESTAMP,
           DeltaSourceOptions.POLL_INTERVAL,
           DeltaSourceOptions.MAX_FILES_PER_POLL,
-          DeltaSourceOptions.CHANGE_COMMITS);
+          DeltaSourceOptions.CHANGE_COMMITS,
+          DeltaSourceOptions.MAX_PLANNING_FAILURES,
+          DeltaSourceOptions.WATERMARK_COLUMN);
 
   @Override
   public String factoryIdentifier() {
