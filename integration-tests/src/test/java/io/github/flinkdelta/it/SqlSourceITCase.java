@@ -115,6 +115,48 @@ class SqlSourceITCase {
   }
 
   @Test
+  void aWindowOnTheSourcesWatermarksCountsEveryRowOfATableWrittenOutOfTimeOrder() throws Exception {
+    String path = dir.resolve("clicks").toUri().toString();
+    TableEnvironment writer = batch();
+    writer.executeSql(
+        "CREATE TABLE clicks (id BIGINT NOT NULL, clicked_at TIMESTAMP_LTZ(6)) WITH ('connector' ="
+            + " 'delta', 'table-path' = '"
+            + path
+            + "')");
+    // One version per minute, the minutes out of order; minute m holds m + 1 rows.
+    int[] minutes = {5, 1, 7, 3, 0, 6, 2, 4};
+    for (int minute : minutes) {
+      StringBuilder values = new StringBuilder();
+      for (int i = 0; i <= minute; i++) {
+        values
+            .append(i == 0 ? "" : ", ")
+            .append(
+                String.format(
+                    "(%d, TO_TIMESTAMP_LTZ(%d, 3))",
+                    minute * 100 + i, 1_700_000_040_000L + minute * 60_000L + i * 1_000L + 123));
+      }
+      writer.executeSql("INSERT INTO clicks VALUES " + values).await();
+    }
+
+    StreamTableEnvironment reader = StreamTableEnvironment.create(FLINK.job().env());
+    reader.executeSql(
+        "CREATE TABLE timed (id BIGINT NOT NULL, clicked_at TIMESTAMP_LTZ(3),"
+            + " WATERMARK FOR clicked_at AS SOURCE_WATERMARK()) WITH ('connector' = 'delta',"
+            + " 'table-path' = '"
+            + path
+            + "', 'scan.mode' = 'bounded')");
+    List<List<Object>> counts =
+        rows(
+            reader,
+            "SELECT CAST(window_start AS STRING), COUNT(*) FROM TABLE(TUMBLE(TABLE timed,"
+                + " DESCRIPTOR(clicked_at), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end");
+
+    assertThat(counts.stream().map(row -> (Long) row.get(1)))
+        .as("rows per minute: none dropped as late")
+        .containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
+  }
+
+  @Test
   void aDeclaredTypeTheTableDoesNotHoldIsRefusedNamingTheColumn() throws Exception {
     String path = dir.resolve("typed").toUri().toString();
     TableEnvironment sql = batch();

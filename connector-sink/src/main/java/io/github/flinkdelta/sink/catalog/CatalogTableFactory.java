@@ -67,10 +67,10 @@ final class CatalogTableFactory implements DynamicTableSinkFactory, DynamicTable
     String table = name(context);
     Map<String, String> readOptions =
         options(context, table, SCAN_PREFIX, DeltaDynamicTableFactory.READ_OPTIONS, "read");
-    return new DeltaDynamicTableSource(
+    return DeltaDynamicTableSource.of(
         table,
         DeltaDynamicTableFactory.readOptions(Configuration.fromMap(readOptions), context),
-        (RowType) context.getPhysicalRowDataType().getLogicalType(),
+        context,
         builder -> builder.unityCatalog(connection).tableName(table).hadoopOptions(hadoopOptions));
   }
 

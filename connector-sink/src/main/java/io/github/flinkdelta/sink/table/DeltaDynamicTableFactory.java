@@ -108,10 +108,10 @@ public final class DeltaDynamicTableFactory
     ReadableConfig options = helper.getOptions();
     Location target = target(name, options);
     Map<String, String> hadoopOptions = HadoopOptions.from(context.getCatalogTable().getOptions());
-    return new DeltaDynamicTableSource(
+    return DeltaDynamicTableSource.of(
         name,
         readOptions(options, context),
-        (RowType) context.getPhysicalRowDataType().getLogicalType(),
+        context,
         builder -> {
           target.applyTo(builder);
           builder.hadoopOptions(hadoopOptions);

@@ -15,6 +15,7 @@ import java.util.function.Consumer;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.WatermarkSpec;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
@@ -22,10 +23,15 @@ import org.apache.flink.table.connector.source.SourceProvider;
 import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsSourceWatermark;
 import org.apache.flink.table.expressions.ResolvedExpression;
+import org.apache.flink.table.factories.DynamicTableFactory;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
+import org.apache.flink.table.types.logical.utils.LogicalTypeUtils;
 import org.apache.flink.types.RowKind;
 
 /**
@@ -38,23 +44,53 @@ public final class DeltaDynamicTableSource
     implements ScanTableSource,
         SupportsProjectionPushDown,
         SupportsFilterPushDown,
-        SupportsLimitPushDown {
+        SupportsLimitPushDown,
+        SupportsSourceWatermark {
 
   private final String name;
   private final ReadableConfig options;
   private final RowType declared;
   private final Consumer<DeltaSourceBuilder> table;
+
+  /** The table's time attribute, the column of its WATERMARK clause, or null for none. */
+  private final String rowtime;
+
   private RowType produced;
   private ReadFilter filter;
   private long limit = -1;
+  private boolean sourceWatermark;
 
-  public DeltaDynamicTableSource(
-      String name, ReadableConfig options, RowType declared, Consumer<DeltaSourceBuilder> table) {
+  private DeltaDynamicTableSource(
+      String name,
+      ReadableConfig options,
+      RowType declared,
+      String rowtime,
+      Consumer<DeltaSourceBuilder> table) {
     this.name = name;
     this.options = options;
     this.declared = declared;
+    this.rowtime = rowtime;
     this.table = table;
     this.produced = declared;
+  }
+
+  /**
+   * The scan of the table {@code context} describes, with its physical columns as declared and its
+   * time attribute, through {@code table}, which names the table to the builder.
+   */
+  public static DeltaDynamicTableSource of(
+      String name,
+      ReadableConfig options,
+      DynamicTableFactory.Context context,
+      Consumer<DeltaSourceBuilder> table) {
+    List<WatermarkSpec> watermarks =
+        context.getCatalogTable().getResolvedSchema().getWatermarkSpecs();
+    return new DeltaDynamicTableSource(
+        name,
+        options,
+        (RowType) context.getPhysicalRowDataType().getLogicalType(),
+        watermarks.isEmpty() ? null : watermarks.get(0).getRowtimeAttribute(),
+        table);
   }
 
   /** Inserts, and deletes too when a continuous read emits a table's changes. */
@@ -82,6 +118,9 @@ public final class DeltaDynamicTableSource
     if (limit >= 0 && options.get(DeltaSourceOptions.SCAN_MODE) == ScanMode.BOUNDED) {
       builder.limit(limit);
     }
+    if (sourceWatermark) {
+      builder.watermarkColumn(rowtime);
+    }
     DeltaSource source = builder.build();
     checkTypes(source.columnTypes());
     return SourceProvider.of(source);
@@ -90,9 +129,10 @@ public final class DeltaDynamicTableSource
   /** Fails unless the table's columns have the types the table's DDL declares. */
   private void checkTypes(RowType actual) {
     for (int i = 0; i < produced.getFieldCount(); i++) {
-      LogicalType want = produced.getTypeAt(i);
+      LogicalType want = LogicalTypeUtils.removeTimeAttributes(produced.getTypeAt(i));
       LogicalType have = actual.getTypeAt(i);
-      if (!want.copy(true).equals(have.copy(true))) {
+      boolean isRowtime = produced.getFieldNames().get(i).equals(rowtime);
+      if (!want.copy(true).equals(have.copy(true)) && !(isRowtime && coarser(want, have))) {
         throw new ValidationException(
             String.format(
                 "Table %s declares column '%s' as %s, but the Delta table holds %s. Declare it as"
@@ -104,6 +144,46 @@ public final class DeltaDynamicTableSource
                 have.copy(want.isNullable()).asSummaryString()));
       }
     }
+  }
+
+  /**
+   * Whether {@code want} is the timestamp type {@code have} is, at a lower precision: a time
+   * attribute has at most milliseconds, and Delta's timestamps have microseconds, which Flink drops
+   * when it serializes the value.
+   */
+  private static boolean coarser(LogicalType want, LogicalType have) {
+    return want.getTypeRoot() == have.getTypeRoot()
+        && (want.is(LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE)
+            || want.is(LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE))
+        && LogicalTypeChecks.getPrecision(want) <= LogicalTypeChecks.getPrecision(have);
+  }
+
+  /**
+   * {@code WATERMARK FOR column AS SOURCE_WATERMARK()}: the source's own watermarks, from the
+   * column's least value in each data file ({@link DeltaSourceOptions#WATERMARK_COLUMN}).
+   */
+  @Override
+  public void applySourceWatermark() {
+    if (!declared.getFieldNames().contains(rowtime)) {
+      throw new ValidationException(
+          String.format(
+              "Table %s takes SOURCE_WATERMARK() for '%s', which is not one of the Delta table's"
+                  + " columns: the source's watermarks come from a TIMESTAMP column's statistics."
+                  + " Declare the watermark on such a column.",
+              name, rowtime));
+    }
+    options
+        .getOptional(DeltaSourceOptions.WATERMARK_COLUMN)
+        .filter(column -> !column.equalsIgnoreCase(rowtime))
+        .ifPresent(
+            column -> {
+              throw new ValidationException(
+                  String.format(
+                      "Table %s takes SOURCE_WATERMARK() for '%s' but sets '%s' = '%s'. Leave the"
+                          + " option out, or declare the watermark on '%s'.",
+                      name, rowtime, DeltaSourceOptions.WATERMARK_COLUMN.key(), column, column));
+            });
+    sourceWatermark = true;
   }
 
   /**
@@ -147,8 +227,10 @@ public final class DeltaDynamicTableSource
 
   @Override
   public DynamicTableSource copy() {
-    DeltaDynamicTableSource copy = new DeltaDynamicTableSource(name, options, declared, table);
+    DeltaDynamicTableSource copy =
+        new DeltaDynamicTableSource(name, options, declared, rowtime, table);
     copy.produced = produced;
+    copy.sourceWatermark = sourceWatermark;
     copy.filter = filter;
     copy.limit = limit;
     return copy;
