@@ -157,7 +157,8 @@ class SqlSourceITCase {
   }
 
   @Test
-  void aDeclaredTypeTheTableDoesNotHoldIsRefusedNamingTheColumn() throws Exception {
+  void aDeclaredTypeTheTableDoesNotHoldOrAWatermarkOnAComputedColumnIsRefusedNamingTheColumn()
+      throws Exception {
     String path = dir.resolve("typed").toUri().toString();
     TableEnvironment sql = batch();
     sql.executeSql(events("events", path, ""));
@@ -171,6 +172,18 @@ class SqlSourceITCase {
         .isInstanceOf(ValidationException.class)
         .hasMessageContaining("column 'id' as INT")
         .hasMessageContaining("holds BIGINT");
+
+    TableEnvironment streaming = StreamTableEnvironment.create(FLINK.job().env());
+    streaming.executeSql(
+        "CREATE TABLE timed (id BIGINT NOT NULL, payload STRING, t AS TO_TIMESTAMP_LTZ(id, 3),"
+            + " WATERMARK FOR t AS SOURCE_WATERMARK()) WITH ('connector' = 'delta', 'table-path'"
+            + " = '"
+            + path
+            + "')");
+    assertThatThrownBy(() -> streaming.explainSql("SELECT id FROM timed"))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("SOURCE_WATERMARK() for 't'")
+        .hasMessageContaining("not one of the Delta table's columns");
   }
 
   private static String events(String name, String path, String moreOptions) {
