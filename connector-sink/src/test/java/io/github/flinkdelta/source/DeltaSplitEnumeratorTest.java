@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.delta.kernel.CommitRange;
 import io.delta.kernel.Snapshot;
+import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.github.flinkdelta.core.catalog.PathTableHistory;
 import io.github.flinkdelta.core.catalog.PathTableLocator;
@@ -17,6 +18,7 @@ import io.github.flinkdelta.core.read.ReadColumns;
 import io.github.flinkdelta.core.read.WatermarkColumn;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.testing.TestTables;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -150,8 +152,7 @@ class DeltaSplitEnumeratorTest {
 
   private static DeltaSourceConfig config(TableLocator table, String path, boolean watermarks) {
     Snapshot snapshot =
-        new PathTableHistory(path)
-            .latest(io.delta.kernel.defaults.engine.DefaultEngine.create(new Configuration()));
+        new PathTableHistory(path).latest(DefaultEngine.create(new Configuration()));
     return new DeltaSourceConfig(
         table,
         Map.of(),
@@ -228,7 +229,7 @@ class DeltaSplitEnumeratorTest {
         public Snapshot latest(Engine engine) {
           if (toFail.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             failed.incrementAndGet();
-            throw new UncheckedIOException(new java.io.IOException("injected: log unreadable"));
+            throw new UncheckedIOException(new IOException("injected: log unreadable"));
           }
           return history.latest(engine);
         }

@@ -125,7 +125,8 @@ public final class ReadColumns implements Serializable {
     return resolved;
   }
 
-  private static StructField field(StructType schema, String name) {
+  /** The field of {@code schema} named {@code name}, matched case-insensitively, or null. */
+  static StructField field(StructType schema, String name) {
     for (StructField field : schema.fields()) {
       if (field.getName().toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT))) {
         return field;

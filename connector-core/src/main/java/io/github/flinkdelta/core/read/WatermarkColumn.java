@@ -12,7 +12,6 @@ import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
 import java.io.Serializable;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import org.apache.flink.annotation.Internal;
 
@@ -43,17 +42,13 @@ public record WatermarkColumn(String name, String physicalName, boolean withoutT
    */
   public static WatermarkColumn of(
       String tableName, StructType schema, List<String> partitionColumns, String name) {
-    StructField field =
-        schema.fields().stream()
-            .filter(f -> f.getName().toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT)))
-            .findFirst()
-            .orElseThrow(
-                () ->
-                    new IllegalArgumentException(
-                        String.format(
-                            "Delta table %s has no column %s to take watermarks from; its columns"
-                                + " are %s",
-                            tableName, name, schema.fieldNames())));
+    StructField field = ReadColumns.field(schema, name);
+    if (field == null) {
+      throw new IllegalArgumentException(
+          String.format(
+              "Delta table %s has no column %s to take watermarks from; its columns are %s",
+              tableName, name, schema.fieldNames()));
+    }
     if (partitionColumns.stream().anyMatch(p -> p.equalsIgnoreCase(field.getName()))) {
       throw new IllegalArgumentException(
           String.format(
