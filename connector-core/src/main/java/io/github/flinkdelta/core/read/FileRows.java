@@ -1,19 +1,14 @@
 package io.github.flinkdelta.core.read;
 
-import io.delta.kernel.data.ColumnVector;
-import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.engine.FileReadResult;
-import io.delta.kernel.internal.util.Utils;
-import io.delta.kernel.utils.CloseableIterator;
-import io.delta.kernel.utils.FileStatus;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
 import io.github.flinkdelta.core.deletion.DeletionVectorReader;
 import io.github.flinkdelta.core.deletion.RowPositions;
 import io.github.flinkdelta.core.table.PartitionLiterals;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Optional;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -31,18 +26,17 @@ import org.apache.hadoop.conf.Configuration;
 public final class FileRows implements AutoCloseable {
 
   private final String tableName;
-  private final ReadColumns.Resolved columns;
   private final ReadFile file;
   private final RowPositions selected;
   private final boolean onlySelected;
-  private final Object[] partitionValues;
-  private final CloseableIterator<FileReadResult> batches;
+  private final DataFileRows rows;
   private final long from;
 
-  private ColumnarBatch batch;
-  private ColumnVector[] vectors;
-  private int rowInBatch;
-  private long batchStart;
+  /** The indexes of the partition columns in a row, and their values in this file. */
+  private final int[] partitionFields;
+
+  private final Object[] partitionValues;
+
   private long position = -1;
   private GenericRowData row;
 
@@ -52,27 +46,30 @@ public final class FileRows implements AutoCloseable {
       ReadFile file,
       RowPositions selected,
       boolean onlySelected,
-      CloseableIterator<FileReadResult> batches,
+      DataFileRows rows,
       long from) {
     this.tableName = tableName;
-    this.columns = columns;
     this.file = file;
     this.selected = selected;
     this.onlySelected = onlySelected;
-    this.batches = batches;
+    this.rows = rows;
     this.from = from;
-    this.partitionValues = new Object[columns.types.length];
-    for (int i = 0; i < partitionValues.length; i++) {
+    List<Integer> fields = new ArrayList<>();
+    List<Object> values = new ArrayList<>();
+    for (int i = 0; i < columns.types.length; i++) {
       if (columns.physicalIndex[i] < 0) {
         String value = file.partitionValues().get(columns.partitionKey[i]);
-        partitionValues[i] =
+        fields.add(i);
+        values.add(
             KernelRows.literalValue(
                 value == null
                     ? null
                     : PartitionLiterals.literal(columns.types[i], value).getValue(),
-                columns.types[i]);
+                columns.types[i]));
       }
     }
+    this.partitionFields = fields.stream().mapToInt(Integer::intValue).toArray();
+    this.partitionValues = values.toArray();
   }
 
   /**
@@ -84,7 +81,7 @@ public final class FileRows implements AutoCloseable {
       Engine engine, Configuration conf, ReadColumns columns, ReadFile file, long from) {
     try {
       RowPositions deleted = positions(conf, columns, file.deletionVector());
-      return open(engine, columns, file, deleted, false, from);
+      return open(engine, conf, columns, file, deleted, false, from);
     } catch (IOException e) {
       throw cannotRead(columns.tableName(), file, e);
     }
@@ -111,7 +108,7 @@ public final class FileRows implements AutoCloseable {
       if (was != null) {
         newlyDeleted.removeAll(was);
       }
-      return open(engine, columns, file, newlyDeleted, true, from);
+      return open(engine, conf, columns, file, newlyDeleted, true, from);
     } catch (IOException e) {
       throw cannotRead(columns.tableName(), file, e);
     }
@@ -124,6 +121,7 @@ public final class FileRows implements AutoCloseable {
 
   private static FileRows open(
       Engine engine,
+      Configuration conf,
       ReadColumns columns,
       ReadFile file,
       RowPositions selected,
@@ -131,44 +129,29 @@ public final class FileRows implements AutoCloseable {
       long from)
       throws IOException {
     ReadColumns.Resolved resolved = columns.resolved();
-    CloseableIterator<FileReadResult> batches =
-        engine
-            .getParquetHandler()
-            .readParquetFiles(
-                Utils.singletonCloseableIterator(
-                    FileStatus.of(file.path(), file.size(), file.modificationTime())),
-                resolved.physical,
-                Optional.empty());
-    return new FileRows(columns.tableName(), resolved, file, selected, onlySelected, batches, from);
+    DataFileRows rows = ParquetColumnRows.open(conf, resolved, file);
+    if (rows == null) {
+      rows = KernelBatchRows.open(engine, resolved, file);
+    }
+    return new FileRows(columns.tableName(), resolved, file, selected, onlySelected, rows, from);
   }
 
   /** Moves to the next live row; false when the file has no more. */
   public boolean next() {
     try {
-      while (true) {
-        if (batch != null && rowInBatch + 1 < batch.getSize()) {
-          rowInBatch++;
-          long at = batchStart + rowInBatch;
-          if (at >= from && isRead(at)) {
-            position = at;
-            row = rowAt(rowInBatch);
-            return true;
+      while (rows.hasNext()) {
+        position++;
+        if (position >= from && isRead(position)) {
+          row = rows.next();
+          for (int p = 0; p < partitionFields.length; p++) {
+            row.setField(partitionFields[p], partitionValues[p]);
           }
-        } else if (batches.hasNext()) {
-          if (batch != null) {
-            batchStart += batch.getSize();
-          }
-          batch = batches.next().getData();
-          vectors = new ColumnVector[batch.getSchema().length()];
-          for (int i = 0; i < vectors.length; i++) {
-            vectors[i] = batch.getColumnVector(i);
-          }
-          rowInBatch = -1;
-        } else {
-          row = null;
-          return false;
+          return true;
         }
+        rows.skip();
       }
+      row = null;
+      return false;
     } catch (UncheckedIOException e) {
       throw cannotRead(tableName, file, e.getCause());
     }
@@ -191,20 +174,10 @@ public final class FileRows implements AutoCloseable {
     return position;
   }
 
-  private GenericRowData rowAt(int rowId) {
-    GenericRowData out = new GenericRowData(columns.types.length);
-    for (int i = 0; i < columns.types.length; i++) {
-      int source = columns.physicalIndex[i];
-      out.setField(
-          i, source < 0 ? partitionValues[i] : columns.values[i].read(vectors[source], rowId));
-    }
-    return out;
-  }
-
   @Override
   public void close() {
     try {
-      batches.close();
+      rows.close();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -61,6 +61,20 @@ public final class TestTables {
    */
   public static List<DataFile> writeFiles(
       String path, RowType type, List<String> partitions, List<RowData> rows) throws IOException {
+    return writeFiles(
+        path, type, partitions, rows, new org.apache.flink.configuration.Configuration());
+  }
+
+  /**
+   * As {@link #writeFiles(String, RowType, List, List)}, with the sink options of {@code options}.
+   */
+  public static List<DataFile> writeFiles(
+      String path,
+      RowType type,
+      List<String> partitions,
+      List<RowData> rows,
+      org.apache.flink.configuration.Configuration options)
+      throws IOException {
     FileLayout layout;
     try (DeltaTable table = create(path, type, partitions, Map.of())) {
       layout = table.layoutFor(type, partitions);
@@ -70,7 +84,7 @@ public final class TestTables {
             layout,
             HadoopConfigurations.of(Map.of()),
             path,
-            FileWriteOptions.from(new org.apache.flink.configuration.Configuration()),
+            FileWriteOptions.from(options),
             "part-" + UUID.randomUUID())) {
       for (RowData row : rows) {
         writer.write(row);

@@ -1,0 +1,27 @@
+package io.github.flinkdelta.core.read;
+
+import java.io.Closeable;
+import org.apache.flink.table.data.GenericRowData;
+
+/**
+ * Every row of one data file in file order, the deleted ones included: {@link FileRows} decides
+ * which to read and which to pass over.
+ */
+interface DataFileRows extends Closeable {
+
+  /**
+   * Whether the file has a row after those read and passed over.
+   *
+   * @throws java.io.UncheckedIOException when the file cannot be read
+   */
+  boolean hasNext();
+
+  /**
+   * Reads the next row into a new row of the read's columns, in their order, with the partition
+   * columns left null.
+   */
+  GenericRowData next();
+
+  /** Passes over the next row without making a row of it. */
+  void skip();
+}
