@@ -48,6 +48,7 @@ public final class DeltaSourceBuilder {
   private String tableName;
   private UnityCatalogConnection unityCatalog;
   private List<String> columns = List.of();
+  private final Map<String, Integer> timestampPrecisions = new LinkedHashMap<>();
   private Predicate filter;
   private long limit = -1;
   private final Map<String, String> hadoopOptions = new LinkedHashMap<>();
@@ -79,6 +80,17 @@ public final class DeltaSourceBuilder {
   /** The columns to read, in the order rows hold them; every column of the table by default. */
   public DeltaSourceBuilder columns(String... names) {
     this.columns = List.of(names);
+    return this;
+  }
+
+  /**
+   * Emits the timestamp column {@code column} as {@code TIMESTAMP(precision)} (0 to 6) instead of
+   * Delta's microseconds: for a column that serves as a time attribute, which Flink declares at
+   * millisecond precision at most. At a precision of 3 or less the values are emitted in
+   * milliseconds, their microseconds dropped, as Flink's serializers drop them.
+   */
+  public DeltaSourceBuilder timestampPrecision(String column, int precision) {
+    timestampPrecisions.put(column, precision);
     return this;
   }
 
@@ -273,6 +285,9 @@ public final class DeltaSourceBuilder {
                 default -> history.latest(engine);
               };
       read = ReadColumns.of(locator.name(), schemaOf, columns);
+      for (Map.Entry<String, Integer> precision : timestampPrecisions.entrySet()) {
+        read = read.withTimestampPrecision(precision.getKey(), precision.getValue());
+      }
       watermark =
           watermarkColumn
               .map(

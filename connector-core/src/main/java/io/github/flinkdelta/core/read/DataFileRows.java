@@ -1,7 +1,7 @@
 package io.github.flinkdelta.core.read;
 
 import java.io.Closeable;
-import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
 
 /**
  * Every row of one data file in file order, the deleted ones included: {@link FileRows} decides
@@ -16,11 +16,8 @@ interface DataFileRows extends Closeable {
    */
   boolean hasNext();
 
-  /**
-   * Reads the next row into a new row of the read's columns, in their order, with the partition
-   * columns left null.
-   */
-  GenericRowData next();
+  /** Reads the next row into a new row of the read's columns, in their order. */
+  RowData next();
 
   /** Passes over the next row without making a row of it. */
   void skip();

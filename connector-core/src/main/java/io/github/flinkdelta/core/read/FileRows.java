@@ -4,13 +4,9 @@ import io.delta.kernel.engine.Engine;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
 import io.github.flinkdelta.core.deletion.DeletionVectorReader;
 import io.github.flinkdelta.core.deletion.RowPositions;
-import io.github.flinkdelta.core.table.PartitionLiterals;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.hadoop.conf.Configuration;
 
@@ -32,17 +28,11 @@ public final class FileRows implements AutoCloseable {
   private final DataFileRows rows;
   private final long from;
 
-  /** The indexes of the partition columns in a row, and their values in this file. */
-  private final int[] partitionFields;
-
-  private final Object[] partitionValues;
-
   private long position = -1;
-  private GenericRowData row;
+  private RowData row;
 
   private FileRows(
       String tableName,
-      ReadColumns.Resolved columns,
       ReadFile file,
       RowPositions selected,
       boolean onlySelected,
@@ -54,22 +44,6 @@ public final class FileRows implements AutoCloseable {
     this.onlySelected = onlySelected;
     this.rows = rows;
     this.from = from;
-    List<Integer> fields = new ArrayList<>();
-    List<Object> values = new ArrayList<>();
-    for (int i = 0; i < columns.types.length; i++) {
-      if (columns.physicalIndex[i] < 0) {
-        String value = file.partitionValues().get(columns.partitionKey[i]);
-        fields.add(i);
-        values.add(
-            KernelRows.literalValue(
-                value == null
-                    ? null
-                    : PartitionLiterals.literal(columns.types[i], value).getValue(),
-                columns.types[i]));
-      }
-    }
-    this.partitionFields = fields.stream().mapToInt(Integer::intValue).toArray();
-    this.partitionValues = values.toArray();
   }
 
   /**
@@ -129,11 +103,12 @@ public final class FileRows implements AutoCloseable {
       long from)
       throws IOException {
     ReadColumns.Resolved resolved = columns.resolved();
-    DataFileRows rows = ParquetColumnRows.open(conf, resolved, file);
+    PartitionColumns partitions = PartitionColumns.of(resolved, file);
+    DataFileRows rows = ParquetColumnRows.open(conf, resolved, file, partitions);
     if (rows == null) {
-      rows = KernelBatchRows.open(engine, resolved, file);
+      rows = KernelBatchRows.open(engine, resolved, file, partitions);
     }
-    return new FileRows(columns.tableName(), resolved, file, selected, onlySelected, rows, from);
+    return new FileRows(columns.tableName(), file, selected, onlySelected, rows, from);
   }
 
   /** Moves to the next live row; false when the file has no more. */
@@ -143,9 +118,6 @@ public final class FileRows implements AutoCloseable {
         position++;
         if (position >= from && isRead(position)) {
           row = rows.next();
-          for (int p = 0; p < partitionFields.length; p++) {
-            row.setField(partitionFields[p], partitionValues[p]);
-          }
           return true;
         }
         rows.skip();

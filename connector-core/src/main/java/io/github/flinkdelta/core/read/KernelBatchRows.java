@@ -19,21 +19,28 @@ import org.apache.flink.table.data.GenericRowData;
 final class KernelBatchRows implements DataFileRows {
 
   private final ReadColumns.Resolved columns;
+  private final PartitionColumns partitions;
   private final CloseableIterator<FileReadResult> batches;
 
   private ColumnarBatch batch;
   private ColumnVector[] vectors;
   private int rowInBatch;
 
-  private KernelBatchRows(ReadColumns.Resolved columns, CloseableIterator<FileReadResult> batches) {
+  private KernelBatchRows(
+      ReadColumns.Resolved columns,
+      PartitionColumns partitions,
+      CloseableIterator<FileReadResult> batches) {
     this.columns = columns;
+    this.partitions = partitions;
     this.batches = batches;
   }
 
-  static KernelBatchRows open(Engine engine, ReadColumns.Resolved columns, ReadFile file)
+  static KernelBatchRows open(
+      Engine engine, ReadColumns.Resolved columns, ReadFile file, PartitionColumns partitions)
       throws IOException {
     return new KernelBatchRows(
         columns,
+        partitions,
         engine
             .getParquetHandler()
             .readParquetFiles(
@@ -68,6 +75,7 @@ final class KernelBatchRows implements DataFileRows {
         row.setField(i, columns.values[i].read(vectors[source], rowInBatch));
       }
     }
+    partitions.set(row);
     rowInBatch++;
     return row;
   }

@@ -6,26 +6,26 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.writer.BinaryRowWriter;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.HadoopReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.ColumnReader;
-import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
-import org.apache.parquet.io.api.Converter;
-import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
 /**
- * A data file's top-level columns read straight from parquet-java's column readers into rows, one
- * value at a time, without assembling records or filling column vectors first.
+ * A data file's top-level columns read from their pages straight into rows ({@link
+ * ColumnChunkReader}), one value at a time, without assembling records or filling column vectors
+ * first. Rows are Flink's {@link BinaryRowData}: the form Flink copies between chained operators
+ * and serializes between tasks without looking at each field.
  *
  * <p>Columns are found in the file as Kernel finds them: by field id when the table gives one and
  * the file has it, then by physical name, then by name ignoring case; a column the file does not
@@ -36,45 +36,45 @@ final class ParquetColumnRows implements DataFileRows {
 
   private final ParquetFileReader reader;
   private final MessageType requested;
-  private final String createdBy;
-  private final int arity;
 
-  /** For each column read from the file, the index it has in a row. */
-  private final int[] fieldOf;
+  /** The row each value is written into, then copied out of. */
+  private final BinaryRowData row;
 
+  private final BinaryRowWriter writer;
   private final ParquetValue[] values;
-  private final int[] maxDefinitionLevel;
-  private final ColumnReader[] columnReaders;
-  private final GroupConverter root;
+  private final ColumnChunkReader[] columnReaders;
+
+  /** The fields every row of this file has null: columns the file does not hold. */
+  private final int[] absent;
+
+  private final PartitionColumns partitions;
 
   private long leftInRowGroup;
 
   private ParquetColumnRows(
       ParquetFileReader reader,
       MessageType requested,
-      int arity,
-      int[] fieldOf,
-      ParquetValue[] values) {
+      BinaryRowData row,
+      BinaryRowWriter writer,
+      ParquetValue[] values,
+      int[] absent,
+      PartitionColumns partitions) {
     this.reader = reader;
     this.requested = requested;
-    this.createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
-    this.arity = arity;
-    this.fieldOf = fieldOf;
+    this.row = row;
+    this.writer = writer;
     this.values = values;
-    this.maxDefinitionLevel = new int[values.length];
-    List<ColumnDescriptor> descriptors = requested.getColumns();
-    for (int c = 0; c < values.length; c++) {
-      maxDefinitionLevel[c] = descriptors.get(c).getMaxDefinitionLevel();
-    }
-    this.columnReaders = new ColumnReader[values.length];
-    this.root = new Root(values);
+    this.absent = absent;
+    this.partitions = partitions;
+    this.columnReaders = new ColumnChunkReader[values.length];
   }
 
   /**
    * Opens {@code file} to read {@code columns}, or returns null, having closed it, when a column is
    * stored in a way this reader does not convert.
    */
-  static ParquetColumnRows open(Configuration conf, ReadColumns.Resolved columns, ReadFile file)
+  static ParquetColumnRows open(
+      Configuration conf, ReadColumns.Resolved columns, ReadFile file, PartitionColumns partitions)
       throws IOException {
     Path path = new Path(file.path());
     ParquetFileReader reader =
@@ -84,39 +84,43 @@ final class ParquetColumnRows implements DataFileRows {
             HadoopReadOptions.builder(conf, path).build());
     try {
       MessageType schema = reader.getFooter().getFileMetaData().getSchema();
+      BinaryRowData row = new BinaryRowData(columns.types.length);
+      BinaryRowWriter writer = new BinaryRowWriter(row);
       List<Type> read = new ArrayList<>();
-      List<Integer> fields = new ArrayList<>();
-      List<ParquetValue> converters = new ArrayList<>();
+      List<ParquetValue> values = new ArrayList<>();
+      List<Integer> absent = new ArrayList<>();
       for (int i = 0; i < columns.types.length; i++) {
         if (columns.physicalIndex[i] < 0) {
           continue;
         }
         Type stored = find(schema, columns.physical.at(columns.physicalIndex[i]));
         if (stored == null) {
+          absent.add(i);
           continue;
         }
         ParquetValue value =
             stored.isPrimitive()
                     && !stored.isRepetition(Type.Repetition.REPEATED)
                     && !read.contains(stored)
-                ? ParquetValue.of(columns.types[i], stored.asPrimitiveType())
+                ? ParquetValue.of(columns.rowType.getTypeAt(i), stored.asPrimitiveType(), writer, i)
                 : null;
         if (value == null) {
           reader.close();
           return null;
         }
         read.add(stored);
-        fields.add(i);
-        converters.add(value);
+        values.add(value);
       }
       MessageType requested = new MessageType(schema.getName(), read);
       reader.setRequestedSchema(requested);
       return new ParquetColumnRows(
           reader,
           requested,
-          columns.types.length,
-          fields.stream().mapToInt(Integer::intValue).toArray(),
-          converters.toArray(ParquetValue[]::new));
+          row,
+          writer,
+          values.toArray(ParquetValue[]::new),
+          absent.stream().mapToInt(Integer::intValue).toArray(),
+          partitions);
     } catch (IOException | RuntimeException e) {
       reader.close();
       throw e;
@@ -154,10 +158,11 @@ final class ParquetColumnRows implements DataFileRows {
       while ((rowGroup = reader.readNextRowGroup()) != null) {
         leftInRowGroup = rowGroup.getRowCount();
         if (leftInRowGroup > 0) {
-          ColumnReadStoreImpl store = new ColumnReadStoreImpl(rowGroup, root, requested, createdBy);
           List<ColumnDescriptor> descriptors = requested.getColumns();
           for (int c = 0; c < columnReaders.length; c++) {
-            columnReaders[c] = store.getColumnReader(descriptors.get(c));
+            columnReaders[c] =
+                new ColumnChunkReader(
+                    descriptors.get(c), rowGroup.getPageReader(descriptors.get(c)), values[c]);
           }
           return true;
         }
@@ -169,28 +174,32 @@ final class ParquetColumnRows implements DataFileRows {
   }
 
   @Override
-  public GenericRowData next() {
-    GenericRowData row = new GenericRowData(arity);
-    for (int c = 0; c < columnReaders.length; c++) {
-      ColumnReader column = columnReaders[c];
-      if (column.getCurrentDefinitionLevel() == maxDefinitionLevel[c]) {
-        column.writeCurrentValueToConverter();
-        row.setField(fieldOf[c], values[c].value);
+  public RowData next() {
+    writer.reset();
+    try {
+      for (ColumnChunkReader column : columnReaders) {
+        column.read();
       }
-      column.consume();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+    for (int field : absent) {
+      writer.setNullAt(field);
+    }
+    partitions.write(writer);
+    writer.complete();
     leftInRowGroup--;
-    return row;
+    return row.copy();
   }
 
   @Override
   public void skip() {
-    for (int c = 0; c < columnReaders.length; c++) {
-      ColumnReader column = columnReaders[c];
-      if (column.getCurrentDefinitionLevel() == maxDefinitionLevel[c]) {
+    try {
+      for (ColumnChunkReader column : columnReaders) {
         column.skip();
       }
-      column.consume();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
     leftInRowGroup--;
   }
@@ -198,25 +207,5 @@ final class ParquetColumnRows implements DataFileRows {
   @Override
   public void close() throws IOException {
     reader.close();
-  }
-
-  /** The record converter parquet-java's column store asks for each column's converter. */
-  private static final class Root extends GroupConverter {
-    private final ParquetValue[] values;
-
-    Root(ParquetValue[] values) {
-      this.values = values;
-    }
-
-    @Override
-    public Converter getConverter(int fieldIndex) {
-      return values[fieldIndex];
-    }
-
-    @Override
-    public void start() {}
-
-    @Override
-    public void end() {}
   }
 }

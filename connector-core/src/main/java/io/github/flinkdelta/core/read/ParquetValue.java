@@ -1,23 +1,15 @@
 package io.github.flinkdelta.core.read;
 
-import io.delta.kernel.types.BinaryType;
-import io.delta.kernel.types.BooleanType;
-import io.delta.kernel.types.ByteType;
-import io.delta.kernel.types.DataType;
-import io.delta.kernel.types.DateType;
-import io.delta.kernel.types.DecimalType;
-import io.delta.kernel.types.DoubleType;
-import io.delta.kernel.types.FloatType;
-import io.delta.kernel.types.IntegerType;
-import io.delta.kernel.types.LongType;
-import io.delta.kernel.types.ShortType;
-import io.delta.kernel.types.StringType;
-import io.delta.kernel.types.TimestampNTZType;
-import io.delta.kernel.types.TimestampType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.writer.BinaryRowWriter;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.apache.parquet.column.Dictionary;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.PrimitiveConverter;
@@ -30,267 +22,397 @@ import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
- * Receives one Parquet column's values from parquet-java's column reader and holds the current one
- * in Flink's form ({@link #value}), ready to be put in a row.
+ * Receives one Parquet column's values from its {@link ColumnChunkReader} and writes each into the
+ * row being built, at its field, in Flink's binary row format. The value model is parquet-java's
+ * ({@link PrimitiveConverter}): a method for each primitive type and one for dictionary ids.
  *
- * <p>A dictionary-encoded column chunk is converted once per dictionary entry: every row with that
- * entry gets the same immutable value (a {@link StringData}, a boxed number, a {@link
- * DecimalData}), so a string column of few distinct values costs no copy and no allocation per row.
- * Binary values are mutable arrays and are copied per row instead.
+ * <p>A dictionary-encoded column chunk is converted once per dictionary entry (to a long, a double,
+ * a string's bytes, a {@link DecimalData}, ...), so that a row with that entry costs a copy of the
+ * converted value into the row and no decoding.
  */
 abstract class ParquetValue extends PrimitiveConverter {
 
-  /** The value the column reader last wrote. */
-  Object value;
+  /**
+   * The longest string a binary row keeps in its field's fixed-length part; longer strings are
+   * written from a view of the page's bytes.
+   */
+  private static final int SHORTEST_OUTSIDE_FIXED_PART = 7;
 
-  private Object[] dictionary;
+  final BinaryRowWriter writer;
+  final int field;
+
+  private ParquetValue(BinaryRowWriter writer, int field) {
+    this.writer = writer;
+    this.field = field;
+  }
 
   /**
-   * The converter of a column of Delta type {@code type} stored as {@code stored}, or null when
-   * this reader does not convert that pair (a caller then reads the file with Kernel's reader).
+   * The converter of a column of Flink type {@code type} stored as {@code stored}, writing into
+   * {@code field} of the rows of {@code writer}; or null when this reader does not convert that
+   * pair (a caller then reads the file with Kernel's reader).
    */
-  static ParquetValue of(DataType type, PrimitiveType stored) {
+  static ParquetValue of(
+      LogicalType type, PrimitiveType stored, BinaryRowWriter writer, int field) {
     PrimitiveTypeName primitive = stored.getPrimitiveTypeName();
     LogicalTypeAnnotation annotation = stored.getLogicalTypeAnnotation();
-    if (type instanceof StringType) {
-      return primitive == PrimitiveTypeName.BINARY ? new Strings() : null;
-    } else if (type instanceof LongType) {
-      return switch (primitive) {
-        case INT64 -> new Longs();
-        case INT32 -> new LongsFromInts();
-        default -> null;
-      };
-    } else if (type instanceof IntegerType) {
-      return primitive == PrimitiveTypeName.INT32 ? new Ints() : null;
-    } else if (type instanceof ShortType) {
-      return primitive == PrimitiveTypeName.INT32 ? new Shorts() : null;
-    } else if (type instanceof ByteType) {
-      return primitive == PrimitiveTypeName.INT32 ? new Bytes() : null;
-    } else if (type instanceof DateType) {
-      return primitive == PrimitiveTypeName.INT32 && annotation instanceof DateLogicalTypeAnnotation
-          ? new Ints()
-          : null;
-    } else if (type instanceof DoubleType) {
-      return switch (primitive) {
-        case DOUBLE -> new Doubles();
-        case FLOAT -> new DoublesFromFloats();
-        default -> null;
-      };
-    } else if (type instanceof FloatType) {
-      return primitive == PrimitiveTypeName.FLOAT ? new Floats() : null;
-    } else if (type instanceof BooleanType) {
-      return primitive == PrimitiveTypeName.BOOLEAN ? new Booleans() : null;
-    } else if (type instanceof BinaryType) {
-      return primitive == PrimitiveTypeName.BINARY
-              || primitive == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
-          ? new Binaries()
-          : null;
-    } else if (type instanceof TimestampType || type instanceof TimestampNTZType) {
-      return primitive == PrimitiveTypeName.INT64
-              && annotation instanceof TimestampLogicalTypeAnnotation timestamp
-          ? Timestamps.of(timestamp.getUnit())
-          : null;
-    } else if (type instanceof DecimalType decimal) {
-      return annotation instanceof DecimalLogicalTypeAnnotation storedDecimal
-              && storedDecimal.getScale() == decimal.getScale()
-              && storedDecimal.getPrecision() <= decimal.getPrecision()
-          ? Decimals.of(primitive, decimal.getPrecision(), decimal.getScale())
-          : null;
-    }
-    return null;
+    return switch (type.getTypeRoot()) {
+      case CHAR, VARCHAR ->
+          primitive == PrimitiveTypeName.BINARY ? new Strings(writer, field) : null;
+      case BINARY, VARBINARY ->
+          primitive == PrimitiveTypeName.BINARY
+                  || primitive == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
+              ? new Binaries(writer, field)
+              : null;
+      case BIGINT ->
+          switch (primitive) {
+            case INT64 -> new Longs(writer, field);
+            case INT32 -> new LongsFromInts(writer, field);
+            default -> null;
+          };
+      case INTEGER -> primitive == PrimitiveTypeName.INT32 ? new Ints(writer, field) : null;
+      case SMALLINT -> primitive == PrimitiveTypeName.INT32 ? new Shorts(writer, field) : null;
+      case TINYINT -> primitive == PrimitiveTypeName.INT32 ? new Bytes(writer, field) : null;
+      case DATE ->
+          primitive == PrimitiveTypeName.INT32 && annotation instanceof DateLogicalTypeAnnotation
+              ? new Ints(writer, field)
+              : null;
+      case DOUBLE ->
+          switch (primitive) {
+            case DOUBLE -> new Doubles(writer, field);
+            case FLOAT -> new DoublesFromFloats(writer, field);
+            default -> null;
+          };
+      case FLOAT -> primitive == PrimitiveTypeName.FLOAT ? new Floats(writer, field) : null;
+      case BOOLEAN -> primitive == PrimitiveTypeName.BOOLEAN ? new Booleans(writer, field) : null;
+      case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE ->
+          primitive == PrimitiveTypeName.INT64
+                  && annotation instanceof TimestampLogicalTypeAnnotation timestamp
+              ? new Timestamps(
+                  writer, field, timestamp.getUnit(), LogicalTypeChecks.getPrecision(type))
+              : null;
+      case DECIMAL ->
+          annotation instanceof DecimalLogicalTypeAnnotation storedDecimal
+                  && storedDecimal.getScale() == ((DecimalType) type).getScale()
+                  && storedDecimal.getPrecision() <= ((DecimalType) type).getPrecision()
+              ? Decimals.of(primitive, (DecimalType) type, writer, field)
+              : null;
+      default -> null;
+    };
   }
 
-  /** The value of dictionary entry {@code id} in Flink's form. */
-  abstract Object fromDictionary(Dictionary dictionary, int id);
-
-  @Override
-  public boolean hasDictionarySupport() {
-    return true;
-  }
-
-  @Override
-  public void setDictionary(Dictionary dictionary) {
-    Object[] values = new Object[dictionary.getMaxId() + 1];
-    for (int id = 0; id < values.length; id++) {
-      values[id] = fromDictionary(dictionary, id);
-    }
-    this.dictionary = values;
-  }
-
-  @Override
-  public void addValueFromDictionary(int dictionaryId) {
-    value = dictionary[dictionaryId];
-  }
-
+  /**
+   * Strings as their UTF-8 bytes, which Flink's binary rows hold as they hold bytes: each row gets
+   * a copy of its dictionary entry's bytes, and a plain value is copied from the page.
+   */
   private static final class Strings extends ParquetValue {
+    private byte[][] dictionary;
+
+    Strings(BinaryRowWriter writer, int field) {
+      super(writer, field);
+    }
+
+    @Override
+    public void setDictionary(Dictionary entries) {
+      dictionary = bytes(entries);
+    }
+
+    @Override
+    public void addValueFromDictionary(int id) {
+      writer.writeBinary(field, dictionary[id]);
+    }
+
     @Override
     public void addBinary(Binary binary) {
-      value = StringData.fromBytes(binary.getBytes());
-    }
-
-    @Override
-    Object fromDictionary(Dictionary dictionary, int id) {
-      return StringData.fromBytes(dictionary.decodeToBinary(id).getBytes());
+      ByteBuffer bytes = binary.toByteBuffer();
+      if (bytes.hasArray() && bytes.remaining() > SHORTEST_OUTSIDE_FIXED_PART) {
+        writer.writeString(
+            field,
+            StringData.fromBytes(
+                bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining()));
+      } else {
+        writer.writeBinary(field, binary.getBytes());
+      }
     }
   }
 
   private static final class Binaries extends ParquetValue {
+    private byte[][] dictionary;
+
+    Binaries(BinaryRowWriter writer, int field) {
+      super(writer, field);
+    }
+
     @Override
-    public boolean hasDictionarySupport() {
-      return false;
+    public void setDictionary(Dictionary entries) {
+      dictionary = bytes(entries);
+    }
+
+    @Override
+    public void addValueFromDictionary(int id) {
+      writer.writeBinary(field, dictionary[id]);
     }
 
     @Override
     public void addBinary(Binary binary) {
-      value = binary.getBytes();
-    }
-
-    @Override
-    Object fromDictionary(Dictionary dictionary, int id) {
-      throw new UnsupportedOperationException("binary values are copied per row");
+      writer.writeBinary(field, binary.getBytesUnsafe());
     }
   }
 
   private static final class Longs extends ParquetValue {
-    @Override
-    public void addLong(long v) {
-      value = v;
+    private long[] dictionary;
+
+    Longs(BinaryRowWriter writer, int field) {
+      super(writer, field);
     }
 
     @Override
-    Object fromDictionary(Dictionary dictionary, int id) {
-      return dictionary.decodeToLong(id);
+    public void setDictionary(Dictionary entries) {
+      dictionary = new long[entries.getMaxId() + 1];
+      for (int id = 0; id < dictionary.length; id++) {
+        dictionary[id] = entries.decodeToLong(id);
+      }
+    }
+
+    @Override
+    public void addValueFromDictionary(int id) {
+      writer.writeLong(field, dictionary[id]);
+    }
+
+    @Override
+    public void addLong(long value) {
+      writer.writeLong(field, value);
     }
   }
 
   /** A column widened from INT to BIGINT (Delta's type widening): older files hold INT32. */
   private static final class LongsFromInts extends ParquetValue {
-    @Override
-    public void addInt(int v) {
-      value = (long) v;
+    private int[] dictionary;
+
+    LongsFromInts(BinaryRowWriter writer, int field) {
+      super(writer, field);
     }
 
     @Override
-    Object fromDictionary(Dictionary dictionary, int id) {
-      return (long) dictionary.decodeToInt(id);
+    public void setDictionary(Dictionary entries) {
+      dictionary = ints(entries);
+    }
+
+    @Override
+    public void addValueFromDictionary(int id) {
+      writer.writeLong(field, dictionary[id]);
+    }
+
+    @Override
+    public void addInt(int value) {
+      writer.writeLong(field, value);
     }
   }
 
   private static final class Ints extends ParquetValue {
-    @Override
-    public void addInt(int v) {
-      value = v;
+    private int[] dictionary;
+
+    Ints(BinaryRowWriter writer, int field) {
+      super(writer, field);
     }
 
     @Override
-    Object fromDictionary(Dictionary dictionary, int id) {
-      return dictionary.decodeToInt(id);
+    public void setDictionary(Dictionary entries) {
+      dictionary = ints(entries);
+    }
+
+    @Override
+    public void addValueFromDictionary(int id) {
+      writer.writeInt(field, dictionary[id]);
+    }
+
+    @Override
+    public void addInt(int value) {
+      writer.writeInt(field, value);
     }
   }
 
   private static final class Shorts extends ParquetValue {
-    @Override
-    public void addInt(int v) {
-      value = (short) v;
+    private int[] dictionary;
+
+    Shorts(BinaryRowWriter writer, int field) {
+      super(writer, field);
     }
 
     @Override
-    Object fromDictionary(Dictionary dictionary, int id) {
-      return (short) dictionary.decodeToInt(id);
+    public void setDictionary(Dictionary entries) {
+      dictionary = ints(entries);
+    }
+
+    @Override
+    public void addValueFromDictionary(int id) {
+      writer.writeShort(field, (short) dictionary[id]);
+    }
+
+    @Override
+    public void addInt(int value) {
+      writer.writeShort(field, (short) value);
     }
   }
 
   private static final class Bytes extends ParquetValue {
-    @Override
-    public void addInt(int v) {
-      value = (byte) v;
+    private int[] dictionary;
+
+    Bytes(BinaryRowWriter writer, int field) {
+      super(writer, field);
     }
 
     @Override
-    Object fromDictionary(Dictionary dictionary, int id) {
-      return (byte) dictionary.decodeToInt(id);
+    public void setDictionary(Dictionary entries) {
+      dictionary = ints(entries);
+    }
+
+    @Override
+    public void addValueFromDictionary(int id) {
+      writer.writeByte(field, (byte) dictionary[id]);
+    }
+
+    @Override
+    public void addInt(int value) {
+      writer.writeByte(field, (byte) value);
     }
   }
 
   private static final class Doubles extends ParquetValue {
-    @Override
-    public void addDouble(double v) {
-      value = v;
+    private double[] dictionary;
+
+    Doubles(BinaryRowWriter writer, int field) {
+      super(writer, field);
     }
 
     @Override
-    Object fromDictionary(Dictionary dictionary, int id) {
-      return dictionary.decodeToDouble(id);
+    public void setDictionary(Dictionary entries) {
+      dictionary = new double[entries.getMaxId() + 1];
+      for (int id = 0; id < dictionary.length; id++) {
+        dictionary[id] = entries.decodeToDouble(id);
+      }
+    }
+
+    @Override
+    public void addValueFromDictionary(int id) {
+      writer.writeDouble(field, dictionary[id]);
+    }
+
+    @Override
+    public void addDouble(double value) {
+      writer.writeDouble(field, value);
     }
   }
 
   /** A column widened from FLOAT to DOUBLE: older files hold FLOAT. */
   private static final class DoublesFromFloats extends ParquetValue {
-    @Override
-    public void addFloat(float v) {
-      value = (double) v;
+    private float[] dictionary;
+
+    DoublesFromFloats(BinaryRowWriter writer, int field) {
+      super(writer, field);
     }
 
     @Override
-    Object fromDictionary(Dictionary dictionary, int id) {
-      return (double) dictionary.decodeToFloat(id);
+    public void setDictionary(Dictionary entries) {
+      dictionary = floats(entries);
+    }
+
+    @Override
+    public void addValueFromDictionary(int id) {
+      writer.writeDouble(field, dictionary[id]);
+    }
+
+    @Override
+    public void addFloat(float value) {
+      writer.writeDouble(field, value);
     }
   }
 
   private static final class Floats extends ParquetValue {
-    @Override
-    public void addFloat(float v) {
-      value = v;
+    private float[] dictionary;
+
+    Floats(BinaryRowWriter writer, int field) {
+      super(writer, field);
     }
 
     @Override
-    Object fromDictionary(Dictionary dictionary, int id) {
-      return dictionary.decodeToFloat(id);
+    public void setDictionary(Dictionary entries) {
+      dictionary = floats(entries);
+    }
+
+    @Override
+    public void addValueFromDictionary(int id) {
+      writer.writeFloat(field, dictionary[id]);
+    }
+
+    @Override
+    public void addFloat(float value) {
+      writer.writeFloat(field, value);
     }
   }
 
   private static final class Booleans extends ParquetValue {
-    @Override
-    public void addBoolean(boolean v) {
-      value = v;
+    private boolean[] dictionary;
+
+    Booleans(BinaryRowWriter writer, int field) {
+      super(writer, field);
     }
 
     @Override
-    Object fromDictionary(Dictionary dictionary, int id) {
-      return dictionary.decodeToBoolean(id);
+    public void setDictionary(Dictionary entries) {
+      dictionary = new boolean[entries.getMaxId() + 1];
+      for (int id = 0; id < dictionary.length; id++) {
+        dictionary[id] = entries.decodeToBoolean(id);
+      }
+    }
+
+    @Override
+    public void addValueFromDictionary(int id) {
+      writer.writeBoolean(field, dictionary[id]);
+    }
+
+    @Override
+    public void addBoolean(boolean value) {
+      writer.writeBoolean(field, value);
     }
   }
 
-  /** INT64 timestamps in the file's unit, as Flink's timestamps of Delta's microseconds. */
+  /**
+   * INT64 timestamps in the file's unit, written as Flink timestamps of the row type's precision:
+   * below 4 digits Flink's binary rows keep milliseconds only, as its serializers do.
+   */
   private static final class Timestamps extends ParquetValue {
     private final long microsPerUnit;
     private final long unitsPerMicro;
+    private final int precision;
+    private TimestampData[] dictionary;
 
-    private Timestamps(long microsPerUnit, long unitsPerMicro) {
-      this.microsPerUnit = microsPerUnit;
-      this.unitsPerMicro = unitsPerMicro;
+    Timestamps(BinaryRowWriter writer, int field, TimeUnit unit, int precision) {
+      super(writer, field);
+      this.microsPerUnit = unit == TimeUnit.MILLIS ? 1_000 : 1;
+      this.unitsPerMicro = unit == TimeUnit.NANOS ? 1_000 : 1;
+      this.precision = precision;
     }
 
-    static Timestamps of(TimeUnit unit) {
-      return switch (unit) {
-        case MILLIS -> new Timestamps(1_000, 1);
-        case MICROS -> new Timestamps(1, 1);
-        case NANOS -> new Timestamps(1, 1_000);
-      };
-    }
-
-    private Object convert(long stored) {
+    private TimestampData convert(long stored) {
       return KernelRows.timestamp(Math.floorDiv(stored, unitsPerMicro) * microsPerUnit);
     }
 
     @Override
-    public void addLong(long v) {
-      value = convert(v);
+    public void setDictionary(Dictionary entries) {
+      dictionary = new TimestampData[entries.getMaxId() + 1];
+      for (int id = 0; id < dictionary.length; id++) {
+        dictionary[id] = convert(entries.decodeToLong(id));
+      }
     }
 
     @Override
-    Object fromDictionary(Dictionary dictionary, int id) {
-      return convert(dictionary.decodeToLong(id));
+    public void addValueFromDictionary(int id) {
+      writer.writeTimestamp(field, dictionary[id], precision);
+    }
+
+    @Override
+    public void addLong(long value) {
+      writer.writeTimestamp(field, convert(value), precision);
     }
   }
 
@@ -299,16 +421,21 @@ abstract class ParquetValue extends PrimitiveConverter {
     private final PrimitiveTypeName stored;
     private final int precision;
     private final int scale;
+    private DecimalData[] dictionary;
 
-    private Decimals(PrimitiveTypeName stored, int precision, int scale) {
+    private Decimals(
+        PrimitiveTypeName stored, DecimalType type, BinaryRowWriter writer, int field) {
+      super(writer, field);
       this.stored = stored;
-      this.precision = precision;
-      this.scale = scale;
+      this.precision = type.getPrecision();
+      this.scale = type.getScale();
     }
 
-    static Decimals of(PrimitiveTypeName stored, int precision, int scale) {
+    static Decimals of(
+        PrimitiveTypeName stored, DecimalType type, BinaryRowWriter writer, int field) {
       return switch (stored) {
-        case INT32, INT64, BINARY, FIXED_LEN_BYTE_ARRAY -> new Decimals(stored, precision, scale);
+        case INT32, INT64, BINARY, FIXED_LEN_BYTE_ARRAY ->
+            new Decimals(stored, type, writer, field);
         default -> null;
       };
     }
@@ -324,28 +451,65 @@ abstract class ParquetValue extends PrimitiveConverter {
           new BigDecimal(new BigInteger(bytes.getBytesUnsafe()), scale), precision, scale);
     }
 
-    @Override
-    public void addInt(int v) {
-      value = ofUnscaled(v);
+    private void write(DecimalData value) {
+      writer.writeDecimal(field, value, precision);
     }
 
     @Override
-    public void addLong(long v) {
-      value = ofUnscaled(v);
+    public void setDictionary(Dictionary entries) {
+      dictionary = new DecimalData[entries.getMaxId() + 1];
+      for (int id = 0; id < dictionary.length; id++) {
+        dictionary[id] =
+            switch (stored) {
+              case INT32 -> ofUnscaled(entries.decodeToInt(id));
+              case INT64 -> ofUnscaled(entries.decodeToLong(id));
+              default -> ofBytes(entries.decodeToBinary(id));
+            };
+      }
     }
 
     @Override
-    public void addBinary(Binary v) {
-      value = ofBytes(v);
+    public void addValueFromDictionary(int id) {
+      write(dictionary[id]);
     }
 
     @Override
-    Object fromDictionary(Dictionary dictionary, int id) {
-      return switch (stored) {
-        case INT32 -> ofUnscaled(dictionary.decodeToInt(id));
-        case INT64 -> ofUnscaled(dictionary.decodeToLong(id));
-        default -> ofBytes(dictionary.decodeToBinary(id));
-      };
+    public void addInt(int value) {
+      write(ofUnscaled(value));
     }
+
+    @Override
+    public void addLong(long value) {
+      write(ofUnscaled(value));
+    }
+
+    @Override
+    public void addBinary(Binary value) {
+      write(ofBytes(value));
+    }
+  }
+
+  private static byte[][] bytes(Dictionary entries) {
+    byte[][] values = new byte[entries.getMaxId() + 1][];
+    for (int id = 0; id < values.length; id++) {
+      values[id] = entries.decodeToBinary(id).getBytes();
+    }
+    return values;
+  }
+
+  private static int[] ints(Dictionary entries) {
+    int[] values = new int[entries.getMaxId() + 1];
+    for (int id = 0; id < values.length; id++) {
+      values[id] = entries.decodeToInt(id);
+    }
+    return values;
+  }
+
+  private static float[] floats(Dictionary entries) {
+    float[] values = new float[entries.getMaxId() + 1];
+    for (int id = 0; id < values.length; id++) {
+      values[id] = entries.decodeToFloat(id);
+    }
+    return values;
   }
 }

@@ -7,13 +7,19 @@ import io.delta.kernel.internal.util.ColumnMapping.ColumnMappingMode;
 import io.delta.kernel.types.DataType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
+import io.delta.kernel.types.TimestampNTZType;
+import io.delta.kernel.types.TimestampType;
 import io.github.flinkdelta.core.types.DeltaTypes;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
@@ -38,6 +44,9 @@ public final class ReadColumns implements Serializable {
   private final List<String> partitionColumns;
   private final List<String> columns;
 
+  /** The timestamp columns rows hold at a lower precision than Delta's microseconds. */
+  private final Map<String, Integer> timestampPrecisions;
+
   private transient Resolved resolved;
 
   private ReadColumns(
@@ -46,13 +55,15 @@ public final class ReadColumns implements Serializable {
       String schemaJson,
       String columnMappingMode,
       List<String> partitionColumns,
-      List<String> columns) {
+      List<String> columns,
+      Map<String, Integer> timestampPrecisions) {
     this.tableName = tableName;
     this.tableRoot = tableRoot;
     this.schemaJson = schemaJson;
     this.columnMappingMode = columnMappingMode;
     this.partitionColumns = List.copyOf(partitionColumns);
     this.columns = List.copyOf(columns);
+    this.timestampPrecisions = Map.copyOf(timestampPrecisions);
   }
 
   /**
@@ -85,7 +96,44 @@ public final class ReadColumns implements Serializable {
         schema.toJson(),
         ColumnMapping.getColumnMappingMode(snapshot.getTableProperties()).name(),
         snapshot.getPartitionColumnNames(),
-        resolvedNames);
+        resolvedNames,
+        Map.of());
+  }
+
+  /**
+   * These columns with the timestamp column {@code column} of type {@code TIMESTAMP(precision)} (0
+   * to 6) instead of Delta's microseconds, as a SQL time attribute, which has at most milliseconds,
+   * is declared. At a precision of 3 or less rows hold the values in milliseconds, their
+   * microseconds dropped, as Flink's own serializers hold them.
+   *
+   * @throws IllegalArgumentException naming the table and column when the column is not a timestamp
+   *     column read, or the precision is out of range
+   */
+  public ReadColumns withTimestampPrecision(String column, int precision) {
+    String name =
+        columns.stream()
+            .filter(c -> c.equalsIgnoreCase(column))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        String.format(
+                            "Delta table %s: column '%s' is not read; the columns read are %s",
+                            tableName, column, columns)));
+    DataType type = field(resolved().table, name).getDataType();
+    if (!(type instanceof TimestampType || type instanceof TimestampNTZType)
+        || precision < 0
+        || precision > 6) {
+      throw new IllegalArgumentException(
+          String.format(
+              "Delta table %s: column '%s' of type %s cannot be read at timestamp precision %d;"
+                  + " a precision of 0 to 6 applies to TIMESTAMP and TIMESTAMP_NTZ columns",
+              tableName, name, type, precision));
+    }
+    Map<String, Integer> precisions = new HashMap<>(timestampPrecisions);
+    precisions.put(name, precision);
+    return new ReadColumns(
+        tableName, tableRoot, schemaJson, columnMappingMode, partitionColumns, columns, precisions);
   }
 
   /** The table as messages name it. */
@@ -105,7 +153,7 @@ public final class ReadColumns implements Serializable {
 
   /** The type of the rows read. */
   public RowType rowType() {
-    return DeltaTypes.toFlinkRowType(resolved().logical);
+    return resolved().rowType;
   }
 
   /** The table's schema these columns were resolved against. */
@@ -115,7 +163,15 @@ public final class ReadColumns implements Serializable {
 
   /** These columns resolved against another version's schema of the same table. */
   public ReadColumns against(Snapshot snapshot) {
-    return of(tableName, snapshot, columns);
+    ReadColumns against = of(tableName, snapshot, columns);
+    return new ReadColumns(
+        against.tableName,
+        against.tableRoot,
+        against.schemaJson,
+        against.columnMappingMode,
+        against.partitionColumns,
+        against.columns,
+        timestampPrecisions);
   }
 
   Resolved resolved() {
@@ -154,6 +210,9 @@ public final class ReadColumns implements Serializable {
 
     final DataType[] types;
 
+    /** The type of the rows read, in Flink's types. */
+    final RowType rowType;
+
     /** For each column read, how its values are read from the Parquet columns. */
     final ColumnValues[] values;
 
@@ -181,6 +240,7 @@ public final class ReadColumns implements Serializable {
         }
       }
       this.logical = new StructType(fields);
+      this.rowType = withPrecisions(DeltaTypes.toFlinkRowType(logical));
       this.physical =
           data.length() == 0
               ? new StructType().add(StructField.DEFAULT_ROW_INDEX_COLUMN)
@@ -189,6 +249,23 @@ public final class ReadColumns implements Serializable {
       for (int i = 0; i < types.length; i++) {
         values[i] = ColumnValues.of(types[i]);
       }
+    }
+
+    private RowType withPrecisions(RowType type) {
+      List<RowType.RowField> fields = new ArrayList<>();
+      for (RowType.RowField field : type.getFields()) {
+        Integer precision = timestampPrecisions.get(field.getName());
+        LogicalType fieldType = field.getType();
+        if (precision != null) {
+          fieldType =
+              fieldType instanceof LocalZonedTimestampType
+                  ? new LocalZonedTimestampType(fieldType.isNullable(), precision)
+                  : new org.apache.flink.table.types.logical.TimestampType(
+                      fieldType.isNullable(), precision);
+        }
+        fields.add(new RowType.RowField(field.getName(), fieldType));
+      }
+      return new RowType(type.isNullable(), fields);
     }
 
     private boolean isPartitionColumn(String name) {

@@ -45,6 +45,8 @@ import org.apache.flink.table.types.logical.VarBinaryType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Every type Delta has, written through the Parquet writer and read back through Kernel. */
 class TypeRoundTripTest {
@@ -175,19 +177,26 @@ class TypeRoundTripTest {
     assertSourceReadsBackEqual("source-types", ALL_TYPES, List.of(), rows);
   }
 
-  /** Partition values of every scalar type a table is commonly partitioned by, null ones too. */
-  @Test
-  void partitionValuesOfEveryScalarTypeReadBackEqualThroughTheSourcesReader() throws Exception {
+  /**
+   * Partition values of every scalar type a table is commonly partitioned by, null ones too: in
+   * files of top-level scalars only, which the source reads with its own Parquet column reader, and
+   * in files with a nested column, which it reads through Kernel's reader.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void partitionValuesOfEveryScalarTypeReadBackEqualThroughTheSourcesReader(boolean nested)
+      throws Exception {
     Projection scalars =
         Projection.of(
             type ->
                 type.getTypeRoot() != LogicalTypeRoot.ARRAY
-                    && type.getTypeRoot() != LogicalTypeRoot.MAP);
+                    && type.getTypeRoot() != LogicalTypeRoot.MAP
+                    && (nested || type.getTypeRoot() != LogicalTypeRoot.ROW));
     List<RowData> rows =
         scalars.rows(List.of(extremes(1, true), extremes(2, false), allNull(3), ordinary(4)));
 
     assertSourceReadsBackEqual(
-        "source-partitions",
+        "source-partitions-" + nested,
         scalars.type(),
         List.of("c_bool", "c_int", "c_long", "c_dec18", "c_string", "c_date", "c_ts"),
         rows);

@@ -121,9 +121,28 @@ public final class DeltaDynamicTableSource
     if (sourceWatermark) {
       builder.watermarkColumn(rowtime);
     }
+    rowtimePrecision().ifPresent(precision -> builder.timestampPrecision(rowtime, precision));
     DeltaSource source = builder.build();
     checkTypes(source.columnTypes());
     return SourceProvider.of(source);
+  }
+
+  /**
+   * The precision of a read time attribute declared coarser than Delta's microseconds: the source
+   * then emits it at that precision, which is the one Flink reads it at.
+   */
+  private Optional<Integer> rowtimePrecision() {
+    int index = produced.getFieldNames().indexOf(rowtime);
+    if (index < 0) {
+      return Optional.empty();
+    }
+    LogicalType type = produced.getTypeAt(index);
+    boolean timestamp =
+        type.is(LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE)
+            || type.is(LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
+    return timestamp && LogicalTypeChecks.getPrecision(type) < 6
+        ? Optional.of(LogicalTypeChecks.getPrecision(type))
+        : Optional.empty();
   }
 
   /** Fails unless the table's columns have the types the table's DDL declares. */
@@ -131,8 +150,7 @@ public final class DeltaDynamicTableSource
     for (int i = 0; i < produced.getFieldCount(); i++) {
       LogicalType want = LogicalTypeUtils.removeTimeAttributes(produced.getTypeAt(i));
       LogicalType have = actual.getTypeAt(i);
-      boolean isRowtime = produced.getFieldNames().get(i).equals(rowtime);
-      if (!want.copy(true).equals(have.copy(true)) && !(isRowtime && coarser(want, have))) {
+      if (!want.copy(true).equals(have.copy(true))) {
         throw new ValidationException(
             String.format(
                 "Table %s declares column '%s' as %s, but the Delta table holds %s. Declare it as"
@@ -144,18 +162,6 @@ public final class DeltaDynamicTableSource
                 have.copy(want.isNullable()).asSummaryString()));
       }
     }
-  }
-
-  /**
-   * Whether {@code want} is the timestamp type {@code have} is, at a lower precision: a time
-   * attribute has at most milliseconds, and Delta's timestamps have microseconds, which Flink drops
-   * when it serializes the value.
-   */
-  private static boolean coarser(LogicalType want, LogicalType have) {
-    return want.getTypeRoot() == have.getTypeRoot()
-        && (want.is(LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE)
-            || want.is(LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE))
-        && LogicalTypeChecks.getPrecision(want) <= LogicalTypeChecks.getPrecision(have);
   }
 
   /**
