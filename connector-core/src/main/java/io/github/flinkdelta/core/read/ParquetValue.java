@@ -41,7 +41,7 @@ abstract class ParquetValue extends PrimitiveConverter {
   final BinaryRowWriter writer;
   final int field;
 
-  private ParquetValue(BinaryRowWriter writer, int field) {
+  ParquetValue(BinaryRowWriter writer, int field) {
     this.writer = writer;
     this.field = field;
   }
@@ -65,25 +65,32 @@ abstract class ParquetValue extends PrimitiveConverter {
               : null;
       case BIGINT ->
           switch (primitive) {
-            case INT64 -> new Longs(writer, field);
-            case INT32 -> new LongsFromInts(writer, field);
+            case INT64 -> new ParquetNumbers.Longs(writer, field);
+            case INT32 -> new ParquetNumbers.LongsFromInts(writer, field);
             default -> null;
           };
-      case INTEGER -> primitive == PrimitiveTypeName.INT32 ? new Ints(writer, field) : null;
-      case SMALLINT -> primitive == PrimitiveTypeName.INT32 ? new Shorts(writer, field) : null;
-      case TINYINT -> primitive == PrimitiveTypeName.INT32 ? new Bytes(writer, field) : null;
+      case INTEGER ->
+          primitive == PrimitiveTypeName.INT32 ? new ParquetNumbers.Ints(writer, field) : null;
+      case SMALLINT ->
+          primitive == PrimitiveTypeName.INT32 ? new ParquetNumbers.Shorts(writer, field) : null;
+      case TINYINT ->
+          primitive == PrimitiveTypeName.INT32 ? new ParquetNumbers.Bytes(writer, field) : null;
       case DATE ->
           primitive == PrimitiveTypeName.INT32 && annotation instanceof DateLogicalTypeAnnotation
-              ? new Ints(writer, field)
+              ? new ParquetNumbers.Ints(writer, field)
               : null;
       case DOUBLE ->
           switch (primitive) {
-            case DOUBLE -> new Doubles(writer, field);
-            case FLOAT -> new DoublesFromFloats(writer, field);
+            case DOUBLE -> new ParquetNumbers.Doubles(writer, field);
+            case FLOAT -> new ParquetNumbers.DoublesFromFloats(writer, field);
             default -> null;
           };
-      case FLOAT -> primitive == PrimitiveTypeName.FLOAT ? new Floats(writer, field) : null;
-      case BOOLEAN -> primitive == PrimitiveTypeName.BOOLEAN ? new Booleans(writer, field) : null;
+      case FLOAT ->
+          primitive == PrimitiveTypeName.FLOAT ? new ParquetNumbers.Floats(writer, field) : null;
+      case BOOLEAN ->
+          primitive == PrimitiveTypeName.BOOLEAN
+              ? new ParquetNumbers.Booleans(writer, field)
+              : null;
       case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE ->
           primitive == PrimitiveTypeName.INT64
                   && annotation instanceof TimestampLogicalTypeAnnotation timestamp
@@ -155,224 +162,6 @@ abstract class ParquetValue extends PrimitiveConverter {
     @Override
     public void addBinary(Binary binary) {
       writer.writeBinary(field, binary.getBytesUnsafe());
-    }
-  }
-
-  private static final class Longs extends ParquetValue {
-    private long[] dictionary;
-
-    Longs(BinaryRowWriter writer, int field) {
-      super(writer, field);
-    }
-
-    @Override
-    public void setDictionary(Dictionary entries) {
-      dictionary = new long[entries.getMaxId() + 1];
-      for (int id = 0; id < dictionary.length; id++) {
-        dictionary[id] = entries.decodeToLong(id);
-      }
-    }
-
-    @Override
-    public void addValueFromDictionary(int id) {
-      writer.writeLong(field, dictionary[id]);
-    }
-
-    @Override
-    public void addLong(long value) {
-      writer.writeLong(field, value);
-    }
-  }
-
-  /** A column widened from INT to BIGINT (Delta's type widening): older files hold INT32. */
-  private static final class LongsFromInts extends ParquetValue {
-    private int[] dictionary;
-
-    LongsFromInts(BinaryRowWriter writer, int field) {
-      super(writer, field);
-    }
-
-    @Override
-    public void setDictionary(Dictionary entries) {
-      dictionary = ints(entries);
-    }
-
-    @Override
-    public void addValueFromDictionary(int id) {
-      writer.writeLong(field, dictionary[id]);
-    }
-
-    @Override
-    public void addInt(int value) {
-      writer.writeLong(field, value);
-    }
-  }
-
-  private static final class Ints extends ParquetValue {
-    private int[] dictionary;
-
-    Ints(BinaryRowWriter writer, int field) {
-      super(writer, field);
-    }
-
-    @Override
-    public void setDictionary(Dictionary entries) {
-      dictionary = ints(entries);
-    }
-
-    @Override
-    public void addValueFromDictionary(int id) {
-      writer.writeInt(field, dictionary[id]);
-    }
-
-    @Override
-    public void addInt(int value) {
-      writer.writeInt(field, value);
-    }
-  }
-
-  private static final class Shorts extends ParquetValue {
-    private int[] dictionary;
-
-    Shorts(BinaryRowWriter writer, int field) {
-      super(writer, field);
-    }
-
-    @Override
-    public void setDictionary(Dictionary entries) {
-      dictionary = ints(entries);
-    }
-
-    @Override
-    public void addValueFromDictionary(int id) {
-      writer.writeShort(field, (short) dictionary[id]);
-    }
-
-    @Override
-    public void addInt(int value) {
-      writer.writeShort(field, (short) value);
-    }
-  }
-
-  private static final class Bytes extends ParquetValue {
-    private int[] dictionary;
-
-    Bytes(BinaryRowWriter writer, int field) {
-      super(writer, field);
-    }
-
-    @Override
-    public void setDictionary(Dictionary entries) {
-      dictionary = ints(entries);
-    }
-
-    @Override
-    public void addValueFromDictionary(int id) {
-      writer.writeByte(field, (byte) dictionary[id]);
-    }
-
-    @Override
-    public void addInt(int value) {
-      writer.writeByte(field, (byte) value);
-    }
-  }
-
-  private static final class Doubles extends ParquetValue {
-    private double[] dictionary;
-
-    Doubles(BinaryRowWriter writer, int field) {
-      super(writer, field);
-    }
-
-    @Override
-    public void setDictionary(Dictionary entries) {
-      dictionary = new double[entries.getMaxId() + 1];
-      for (int id = 0; id < dictionary.length; id++) {
-        dictionary[id] = entries.decodeToDouble(id);
-      }
-    }
-
-    @Override
-    public void addValueFromDictionary(int id) {
-      writer.writeDouble(field, dictionary[id]);
-    }
-
-    @Override
-    public void addDouble(double value) {
-      writer.writeDouble(field, value);
-    }
-  }
-
-  /** A column widened from FLOAT to DOUBLE: older files hold FLOAT. */
-  private static final class DoublesFromFloats extends ParquetValue {
-    private float[] dictionary;
-
-    DoublesFromFloats(BinaryRowWriter writer, int field) {
-      super(writer, field);
-    }
-
-    @Override
-    public void setDictionary(Dictionary entries) {
-      dictionary = floats(entries);
-    }
-
-    @Override
-    public void addValueFromDictionary(int id) {
-      writer.writeDouble(field, dictionary[id]);
-    }
-
-    @Override
-    public void addFloat(float value) {
-      writer.writeDouble(field, value);
-    }
-  }
-
-  private static final class Floats extends ParquetValue {
-    private float[] dictionary;
-
-    Floats(BinaryRowWriter writer, int field) {
-      super(writer, field);
-    }
-
-    @Override
-    public void setDictionary(Dictionary entries) {
-      dictionary = floats(entries);
-    }
-
-    @Override
-    public void addValueFromDictionary(int id) {
-      writer.writeFloat(field, dictionary[id]);
-    }
-
-    @Override
-    public void addFloat(float value) {
-      writer.writeFloat(field, value);
-    }
-  }
-
-  private static final class Booleans extends ParquetValue {
-    private boolean[] dictionary;
-
-    Booleans(BinaryRowWriter writer, int field) {
-      super(writer, field);
-    }
-
-    @Override
-    public void setDictionary(Dictionary entries) {
-      dictionary = new boolean[entries.getMaxId() + 1];
-      for (int id = 0; id < dictionary.length; id++) {
-        dictionary[id] = entries.decodeToBoolean(id);
-      }
-    }
-
-    @Override
-    public void addValueFromDictionary(int id) {
-      writer.writeBoolean(field, dictionary[id]);
-    }
-
-    @Override
-    public void addBoolean(boolean value) {
-      writer.writeBoolean(field, value);
     }
   }
 
@@ -493,22 +282,6 @@ abstract class ParquetValue extends PrimitiveConverter {
     byte[][] values = new byte[entries.getMaxId() + 1][];
     for (int id = 0; id < values.length; id++) {
       values[id] = entries.decodeToBinary(id).getBytes();
-    }
-    return values;
-  }
-
-  private static int[] ints(Dictionary entries) {
-    int[] values = new int[entries.getMaxId() + 1];
-    for (int id = 0; id < values.length; id++) {
-      values[id] = entries.decodeToInt(id);
-    }
-    return values;
-  }
-
-  private static float[] floats(Dictionary entries) {
-    float[] values = new float[entries.getMaxId() + 1];
-    for (int id = 0; id < values.length; id++) {
-      values[id] = entries.decodeToFloat(id);
     }
     return values;
   }
