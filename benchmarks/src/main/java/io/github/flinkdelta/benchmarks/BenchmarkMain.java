@@ -156,7 +156,11 @@ public final class BenchmarkMain {
           Path resultFile = dir.resolve("result.json");
           List<String> childArgs = new ArrayList<>();
           childArgs.addAll(List.of(contender, scenario, dir.toString(), resultFile.toString()));
-          childArgs.addAll(settings.toArgs());
+          childArgs.addAll(
+              (contender.equals(DiscardingContender.NAME)
+                      ? settings.withRows(settings.rows() * DiscardingContender.ROWS_FACTOR)
+                      : settings)
+                  .toArgs());
           System.out.printf(
               "%s on %s (%d/%d) ...%n", contender, scenario, repeat, options.repeats());
           ChildJvm.run(
@@ -185,6 +189,8 @@ public final class BenchmarkMain {
     ComparisonReport report = new ComparisonReport(results);
     System.out.println();
     report.print(System.out);
+    System.out.println();
+    report.printCpuSplit(System.out);
     System.out.println();
     report.writeJson(out.resolve("benchmark-results.json"));
     report.writeCharts(out);

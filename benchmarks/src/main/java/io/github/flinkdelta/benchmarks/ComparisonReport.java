@@ -20,6 +20,9 @@ final class ComparisonReport {
   private static final List<String> OURS =
       List.of(DeltaPathContender.NAME, DeltaUnityCatalogContender.NAME);
 
+  /** Ours / the discarding sink's warm rows/s that the comparison aims at. */
+  private static final double SHARE_OF_DISCARDING_TARGET = 0.75;
+
   private final List<RunResult> results;
 
   ComparisonReport(List<RunResult> results) {
@@ -106,6 +109,73 @@ final class ComparisonReport {
     }
   }
 
+  /**
+   * CPU per row after warm-up by the kind of thread, and the sink writer's share: its chained
+   * task's CPU per row less the discarding sink's, which is the generator's and Flink's alone.
+   */
+  void printCpuSplit(PrintStream out) {
+    out.println(
+        "CPU ns per row after warm-up, by thread: the chained source and sink writer, the other"
+            + " task threads (aggregator, committer), other Java threads, JIT and GC; writer: the"
+            + " first less the discarding sink's on the same scenario.");
+    out.printf(
+        "%-22s %-14s %14s %10s %8s %8s %8s %8s%n",
+        "contender",
+        "scenario",
+        "source+writer",
+        "committer",
+        "other",
+        "JIT+GC",
+        "total",
+        "writer");
+    for (RunResult r : results) {
+      ThreadCpu.PerRow cpu = r.cpuPerRowAfterWarmUp();
+      double writer =
+          discarding(r.scenario())
+              .map(d -> cpu.sourceAndWriter() - d.cpuPerRowAfterWarmUp().sourceAndWriter())
+              .orElse(Double.NaN);
+      out.printf(
+          Locale.ROOT,
+          "%-22s %-14s %,14.0f %,10.0f %,8.0f %,8.0f %,8.0f %,8.0f%n",
+          r.contender(),
+          r.scenario(),
+          cpu.sourceAndWriter(),
+          cpu.committer(),
+          cpu.otherThreads(),
+          cpu.jitAndGc(),
+          cpu.total(),
+          writer);
+    }
+    for (RunResult ours : results) {
+      if (!OURS.contains(ours.contender())) {
+        continue;
+      }
+      discarding(ours.scenario())
+          .ifPresent(
+              limit -> {
+                double ratio = ours.rowsPerSecondAfterWarmUp() / limit.rowsPerSecondAfterWarmUp();
+                out.printf(
+                    Locale.ROOT,
+                    "%s / %s on %s, warm rows/s: %.2fx (target >= %.2fx): %s%n",
+                    ours.contender(),
+                    DiscardingContender.NAME,
+                    ours.scenario(),
+                    ratio,
+                    SHARE_OF_DISCARDING_TARGET,
+                    Double.isNaN(ratio)
+                        ? "not measured (a run ended before its warm-up did)"
+                        : ratio >= SHARE_OF_DISCARDING_TARGET ? "met" : "missed");
+              });
+    }
+  }
+
+  private java.util.Optional<RunResult> discarding(String scenario) {
+    return results.stream()
+        .filter(r -> r.contender().equals(DiscardingContender.NAME))
+        .filter(r -> r.scenario().equals(scenario))
+        .findFirst();
+  }
+
   void writeJson(Path file) throws IOException {
     new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(file.toFile(), results);
   }
@@ -127,7 +197,10 @@ final class ComparisonReport {
       throws IOException {
     DefaultCategoryDataset data = new DefaultCategoryDataset();
     for (RunResult r : results) {
-      data.addValue(value.applyAsDouble(r), r.contender(), r.scenario());
+      double figure = value.applyAsDouble(r);
+      if (!Double.isNaN(figure)) {
+        data.addValue(figure, r.contender(), r.scenario());
+      }
     }
     JFreeChart chart =
         ChartFactory.createBarChart(

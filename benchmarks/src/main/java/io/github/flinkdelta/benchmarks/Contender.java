@@ -35,6 +35,14 @@ interface Contender extends AutoCloseable {
   /** The data files the table holds once the job is done, as its readers would find them. */
   java.util.List<Path> committedFiles() throws IOException;
 
+  /**
+   * How the rows the table holds once the job is done compare with the {@code rows} generated: by
+   * the event ids of its committed files.
+   */
+  default LandedRows.Landing landing(long rows) throws IOException {
+    return LandedRows.read(committedFiles(), rows);
+  }
+
   @Override
   default void close() throws Exception {}
 
@@ -45,6 +53,7 @@ interface Contender extends AutoCloseable {
       case DeltaUnityCatalogContender.NAME -> new DeltaUnityCatalogContender();
       case FileSinkContender.NAME -> new FileSinkContender();
       case IcebergContender.NAME -> new IcebergContender();
+      case DiscardingContender.NAME -> new DiscardingContender();
       default ->
           throw new IllegalArgumentException(
               "Unknown contender '" + name + "'; known: " + String.join(", ", NAMES));
@@ -56,5 +65,6 @@ interface Contender extends AutoCloseable {
           DeltaPathContender.NAME,
           DeltaUnityCatalogContender.NAME,
           FileSinkContender.NAME,
-          IcebergContender.NAME);
+          IcebergContender.NAME,
+          DiscardingContender.NAME);
 }

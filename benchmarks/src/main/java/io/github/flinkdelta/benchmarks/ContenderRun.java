@@ -58,12 +58,14 @@ public final class ContenderRun {
           new DataGeneratorSource<>(
               GenerationProgress::row, settings.rows(), InternalTypeInfo.of(BenchmarkRows.TYPE));
       contender.attach(
-          env.fromSource(source, WatermarkStrategy.noWatermarks(), "rows").uid("rows"));
+          env.fromSource(source, WatermarkStrategy.noWatermarks(), ThreadCpu.SOURCE_NAME)
+              .uid(ThreadCpu.SOURCE_NAME));
 
       com.sun.management.OperatingSystemMXBean os =
           (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
       System.gc();
       try (HeapMonitor heap = new HeapMonitor();
+          ThreadCpu threadCpu = new ThreadCpu();
           CommitObserver commits = contender.observeCommits()) {
         long cpuStart = os.getProcessCpuTime();
         long start = System.nanoTime();
@@ -106,7 +108,7 @@ public final class ContenderRun {
 
         // Every generated id exactly once in what the table holds, not in what lies on disk. This
         // sink must be exact; a peer's shortfall is reported with its figures.
-        LandedRows.Landing landing = LandedRows.read(contender.committedFiles(), settings.rows());
+        LandedRows.Landing landing = contender.landing(settings.rows());
         String what = name + " on " + scenario.id();
         if (!landing.exact()) {
           if (name.startsWith("delta-")) {
@@ -126,6 +128,7 @@ public final class ContenderRun {
             cpuSeconds,
             settings.rows() / cpuSeconds,
             warm.rows(),
+            threadCpu.perRow(warm.fromNanos(), warm.toNanos(), warm.rows()),
             warm.rowsPerSecond(),
             warm.rowsPerSecondPerCore(),
             output.bytes(),

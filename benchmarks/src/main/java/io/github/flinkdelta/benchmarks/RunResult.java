@@ -20,6 +20,8 @@ import java.util.function.ToDoubleFunction;
  * @param rowsAfterWarmUp rows generated after the first {@link ContenderRun#WARM_UP_MILLIS} of the
  *     job, over which {@code rowsPerSecondAfterWarmUp} and its per-core figure are measured (see
  *     {@link ThroughputAfterWarmUp}); none when the job ended sooner
+ * @param cpuPerRowAfterWarmUp CPU nanoseconds per row in the window after warm-up, by the kind of
+ *     thread that spent them (see {@link ThreadCpu})
  * @param commitLatencyP50Ms from a checkpoint's completion (its last acknowledgement) to the moment
  *     its commit was visible, over every checkpoint that committed data
  * @param commitLatencyP99AfterWarmUpMs the same over the checkpoints completed after the first
@@ -42,6 +44,7 @@ public record RunResult(
     double cpuSeconds,
     double rowsPerSecondPerCore,
     long rowsAfterWarmUp,
+    ThreadCpu.PerRow cpuPerRowAfterWarmUp,
     double rowsPerSecondAfterWarmUp,
     double rowsPerSecondPerCoreAfterWarmUp,
     long parquetBytes,
@@ -97,6 +100,7 @@ public record RunResult(
         cpuSeconds,
         rowsPerSecondPerCore,
         rowsAfterWarmUp,
+        cpuPerRowAfterWarmUp,
         rowsPerSecondAfterWarmUp,
         rowsPerSecondPerCoreAfterWarmUp,
         parquetBytes,

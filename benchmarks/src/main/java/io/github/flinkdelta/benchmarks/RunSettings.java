@@ -21,6 +21,18 @@ public record RunSettings(
     return new RunSettings(rows, 2, 1_000, "SNAPPY", 128L << 20, 1 << 20, "2g", false);
   }
 
+  RunSettings withRows(long count) {
+    return new RunSettings(
+        count,
+        parallelism,
+        checkpointIntervalMs,
+        codec,
+        rowGroupBytes,
+        pageBytes,
+        childHeap,
+        objectReuse);
+  }
+
   RunSettings withObjectReuse(boolean on) {
     return new RunSettings(
         rows, parallelism, checkpointIntervalMs, codec, rowGroupBytes, pageBytes, childHeap, on);

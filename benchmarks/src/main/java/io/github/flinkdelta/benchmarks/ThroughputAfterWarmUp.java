@@ -15,10 +15,13 @@ import java.util.stream.Collectors;
  * @param rows rows generated in the window
  * @param seconds the window's length
  * @param cpuSeconds CPU time the whole process used in the window
+ * @param fromNanos where the window opens, in {@link System#nanoTime()}
+ * @param toNanos where it closes
  */
-record ThroughputAfterWarmUp(long rows, double seconds, double cpuSeconds) {
+record ThroughputAfterWarmUp(
+    long rows, double seconds, double cpuSeconds, long fromNanos, long toNanos) {
 
-  static final ThroughputAfterWarmUp NONE = new ThroughputAfterWarmUp(0, 0, 0);
+  static final ThroughputAfterWarmUp NONE = new ThroughputAfterWarmUp(0, 0, 0, 0, 0);
 
   static ThroughputAfterWarmUp of(
       List<GenerationProgress.Mark> marks,
@@ -48,7 +51,9 @@ record ThroughputAfterWarmUp(long rows, double seconds, double cpuSeconds) {
     return new ThroughputAfterWarmUp(
         (window.size() - 1) * rowsPerMark,
         (last.nanoTime() - first.nanoTime()) / 1e9,
-        (last.cpuNanos() - first.cpuNanos()) / 1e9);
+        (last.cpuNanos() - first.cpuNanos()) / 1e9,
+        first.nanoTime(),
+        last.nanoTime());
   }
 
   /** {@code NaN} when the job ended before the warm-up did. */

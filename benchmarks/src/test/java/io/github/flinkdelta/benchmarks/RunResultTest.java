@@ -36,6 +36,7 @@ class RunResultTest {
         1,
         1,
         1,
+        ThreadCpu.PerRow.NONE,
         afterWarmUp,
         1,
         1,
