@@ -8,10 +8,10 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.table.data.RowData;
 
 /**
- * No sink at all: the job's rows are dropped as they arrive (and counted, which costs an increment
- * per row). Its throughput is the limit of any sink in the same job, and its CPU per row is what
- * the generator and Flink cost before a sink does anything; the other contenders are measured
- * against it. It commits nothing and writes no file.
+ * No table at all: each row's values are read (as any sink must read them) and the row is dropped
+ * ({@link ValueReadingSink}). Its throughput is the limit of any sink in the same job, and its CPU
+ * per row is what the generator and Flink cost before a sink does anything; the other contenders
+ * are measured against it. It commits nothing and writes no file.
  *
  * <p>It runs {@link #ROWS_FACTOR} times the comparison's rows: at its pace the others' row count
  * would end its job about when their warm-up ends, leaving no window to measure after it. Its
@@ -33,7 +33,7 @@ final class DiscardingContender implements Contender {
 
   @Override
   public void attach(DataStream<RowData> rows) {
-    rows.sinkTo(new CountingSink()).name(NAME).uid(NAME);
+    rows.sinkTo(new ValueReadingSink()).name(NAME).uid(NAME);
   }
 
   /** Watches an empty directory: there are no commits to see. */
@@ -52,10 +52,10 @@ final class DiscardingContender implements Contender {
     return List.of();
   }
 
-  /** Every row must have reached the sink's writers, which count what they drop. */
+  /** Every row must have reached the sink's writers, which count what they read. */
   @Override
   public LandedRows.Landing landing(long rows) {
-    long taken = CountingSink.rows();
+    long taken = ValueReadingSink.rows();
     return new LandedRows.Landing(rows, Math.max(0, rows - taken), Math.max(0, taken - rows), 0, 0);
   }
 }
