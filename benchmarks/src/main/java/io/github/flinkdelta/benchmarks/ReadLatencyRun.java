@@ -121,7 +121,7 @@ public final class ReadLatencyRun {
       env.fromSource(source, WatermarkStrategy.noWatermarks(), "delta-source")
           .map(new EmissionClock(rowsPerVersion))
           .returns(source.getProducedType())
-          .sinkTo(new CountingSink())
+          .sinkTo(new ValueReadingSink())
           .name("count");
       JobID job = flink.submit(env);
 

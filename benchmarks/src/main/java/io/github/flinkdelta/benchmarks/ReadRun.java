@@ -60,7 +60,7 @@ public final class ReadRun {
               WatermarkStrategy.noWatermarks(),
               name,
               reader.producedType())
-          .sinkTo(new CountingSink())
+          .sinkTo(new ValueReadingSink())
           .name("count");
 
       com.sun.management.OperatingSystemMXBean os =
@@ -72,7 +72,7 @@ public final class ReadRun {
       flink.awaitSuccess(job, name + " on " + scenario.id());
       double seconds = (System.nanoTime() - start) / 1e9;
       long cpuNanos = os.getProcessCpuTime() - cpuStart;
-      long counted = CountingSink.rows();
+      long counted = ValueReadingSink.rows();
       if (counted != rows) {
         throw new IllegalStateException(
             String.format(

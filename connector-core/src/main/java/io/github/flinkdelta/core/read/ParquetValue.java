@@ -107,42 +107,8 @@ abstract class ParquetValue extends PrimitiveConverter {
     };
   }
 
-  /**
-   * Strings as their UTF-8 bytes, which Flink's binary rows hold as they hold bytes: each row gets
-   * a copy of its dictionary entry's bytes, and a plain value is copied from the page.
-   */
-  private static final class Strings extends ParquetValue {
-    private byte[][] dictionary;
-
-    Strings(BinaryRowWriter writer, int field) {
-      super(writer, field);
-    }
-
-    @Override
-    public void setDictionary(Dictionary entries) {
-      dictionary = bytes(entries);
-    }
-
-    @Override
-    public void addValueFromDictionary(int id) {
-      writer.writeBinary(field, dictionary[id]);
-    }
-
-    @Override
-    public void addBinary(Binary binary) {
-      ByteBuffer bytes = binary.toByteBuffer();
-      if (bytes.hasArray() && bytes.remaining() > SHORTEST_OUTSIDE_FIXED_PART) {
-        writer.writeString(
-            field,
-            StringData.fromBytes(
-                bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining()));
-      } else {
-        writer.writeBinary(field, binary.getBytes());
-      }
-    }
-  }
-
-  private static final class Binaries extends ParquetValue {
+  /** Bytes: each row gets a copy of its dictionary entry's bytes, or of its plain value's. */
+  private static class Binaries extends ParquetValue {
     private byte[][] dictionary;
 
     Binaries(BinaryRowWriter writer, int field) {
@@ -162,6 +128,29 @@ abstract class ParquetValue extends PrimitiveConverter {
     @Override
     public void addBinary(Binary binary) {
       writer.writeBinary(field, binary.getBytesUnsafe());
+    }
+  }
+
+  /**
+   * Strings as their UTF-8 bytes, which Flink's binary rows hold as they hold bytes; a plain value
+   * longer than a field's fixed part is copied from a view of the page.
+   */
+  private static final class Strings extends Binaries {
+    Strings(BinaryRowWriter writer, int field) {
+      super(writer, field);
+    }
+
+    @Override
+    public void addBinary(Binary binary) {
+      ByteBuffer bytes = binary.toByteBuffer();
+      if (bytes.hasArray() && bytes.remaining() > SHORTEST_OUTSIDE_FIXED_PART) {
+        writer.writeString(
+            field,
+            StringData.fromBytes(
+                bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining()));
+      } else {
+        writer.writeBinary(field, binary.getBytes());
+      }
     }
   }
 
