@@ -140,6 +140,44 @@ class ParquetColumnRowsTest {
             written.stream().map(r -> CanonicalRows.of(r, SCALARS)).toList());
   }
 
+  /**
+   * A read of a partition column alone takes no column from the file, and still yields each of the
+   * file's rows, with its partition value (null for the null partition).
+   */
+  @Test
+  void aReadOfAPartitionColumnAloneYieldsEveryRowOfTheFile() throws Exception {
+    String path = dir.resolve("partition-only").toUri().toString();
+    List<RowData> written = new ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      written.add(row(i));
+    }
+    List<DataFile> files = TestTables.writeFiles(path, SCALARS, List.of("c_few"), written);
+    Snapshot snapshot;
+    try (DeltaTable table = TestTables.open(path)) {
+      table.commit("app", 1, files);
+      snapshot = table.reload();
+    }
+    ReadColumns.Resolved columns = ReadColumns.of(path, snapshot, List.of("c_few")).resolved();
+
+    List<String> read = new ArrayList<>();
+    for (ReadFile file : SnapshotFiles.of(engine, snapshot, Optional.empty(), path)) {
+      try (DataFileRows rows =
+          ParquetColumnRows.open(conf, columns, file, PartitionColumns.of(columns, file))) {
+        assertThat(rows).isNotNull();
+        while (rows.hasNext()) {
+          RowData row = rows.next();
+          read.add(row.isNullAt(0) ? null : row.getString(0).toString());
+        }
+      }
+    }
+    int few = SCALARS.getFieldIndex("c_few");
+    assertThat(read)
+        .containsExactlyInAnyOrderElementsOf(
+            written.stream()
+                .map(row -> row.isNullAt(few) ? null : row.getString(few).toString())
+                .toList());
+  }
+
   /** Rows passed over leave every column at the next row, nulls and dictionary pages included. */
   @Test
   void rowsPassedOverLeaveEveryColumnAtTheNextRow() throws Exception {
