@@ -4,13 +4,19 @@ import io.delta.kernel.expressions.Column;
 import io.delta.kernel.expressions.Literal;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Map;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.PrimitiveComparator;
 
 /**
  * Running Delta statistics of one leaf column of one data file: its null count and, for ordered
  * types, its minimum and maximum. Values are offered as they are written, so statistics cost no
- * second pass over the data.
+ * second pass over the data; string ranges come from parquet-java's statistics of the same file.
  */
 abstract class ColumnStats {
 
@@ -34,6 +40,12 @@ abstract class ColumnStats {
       maxValues.put(column, max());
     }
   }
+
+  /**
+   * Called once the file is complete, before {@link #exportTo}, with the file's footer as
+   * parquet-java wrote it; for statistics read from parquet-java's own rather than kept here.
+   */
+  void complete(ParquetMetadata footer) {}
 
   abstract boolean hasRange();
 
@@ -283,50 +295,60 @@ abstract class ColumnStats {
    * of Unicode code points, which Delta uses). A maximum cut short gets U+10FFFF appended, so it
    * stays at or above every value that shares its prefix; a minimum cut short is a lower bound as
    * it is.
+   *
+   * <p>The range is taken from the statistics parquet-java keeps of each column chunk in the same
+   * order, once the file is complete ({@link #complete}): comparing every value a second time for
+   * the table's log would only repeat that work. Only the null count is kept here, as rows arrive.
    */
   static final class StringStats extends ColumnStats {
     private static final byte[] MAX_CODE_POINT =
         new String(Character.toChars(Character.MAX_CODE_POINT)).getBytes(StandardCharsets.UTF_8);
 
     private final int prefixChars;
-    private byte[] min;
-    private byte[] max;
-    private boolean maxTruncated;
+    private final ColumnPath path;
+    private Binary min;
+    private Binary max;
 
     StringStats(Column column, int prefixChars) {
       super(column);
       this.prefixChars = prefixChars;
+      this.path = ColumnPath.get(column.getNames());
     }
 
-    void add(byte[] bytes, int offset, int length) {
-      if (min == null) {
-        min = prefix(bytes, offset, length);
-        max = prefix(bytes, offset, length);
-        maxTruncated = max.length < length;
-        return;
-      }
-      // Comparing against the kept prefix is exact enough: a value below the kept minimum
-      // prefix has a prefix no larger than it, and a value between the prefix and the true
-      // minimum has the same prefix, so the kept prefix stays right.
-      if (compare(bytes, offset, length, min) < 0) {
-        min = prefix(bytes, offset, length);
-      }
-      if (compare(bytes, offset, length, max) > 0) {
-        if (maxTruncated && startsWith(bytes, offset, length, max)) {
-          // A cut maximum holds all its prefix's code points, so a value extending it has the
-          // same prefix and leaves the maximum as it is. Values sharing a long prefix (URLs,
-          // user agents) end here instead of cutting a new copy each.
-          return;
+    /**
+     * Takes the least minimum and greatest maximum of the column's chunks in the written file. A
+     * chunk with values but without statistics leaves the column without a range rather than a
+     * wrong one.
+     */
+    @Override
+    void complete(ParquetMetadata footer) {
+      for (BlockMetaData block : footer.getBlocks()) {
+        for (ColumnChunkMetaData chunk : block.getColumns()) {
+          if (!chunk.getPath().equals(path)) {
+            continue;
+          }
+          Statistics<?> chunkStats = chunk.getStatistics();
+          if (chunkStats == null || !chunkStats.hasNonNullValue()) {
+            if (chunk.getValueCount() > chunkNullCount(chunkStats)) {
+              min = max = null;
+              return;
+            }
+            continue;
+          }
+          Binary chunkMin = (Binary) chunkStats.genericGetMin();
+          Binary chunkMax = (Binary) chunkStats.genericGetMax();
+          if (min == null || compare(chunkMin, min) < 0) {
+            min = chunkMin;
+          }
+          if (max == null || compare(chunkMax, max) > 0) {
+            max = chunkMax;
+          }
         }
-        byte[] candidate = prefix(bytes, offset, length);
-        boolean truncated = candidate.length < length;
-        if (Arrays.equals(candidate, max)) {
-          maxTruncated |= truncated;
-        } else {
-          max = candidate;
-          maxTruncated = truncated;
-        }
       }
+    }
+
+    private static long chunkNullCount(Statistics<?> chunkStats) {
+      return chunkStats == null || !chunkStats.isNumNullsSet() ? 0 : chunkStats.getNumNulls();
     }
 
     @Override
@@ -336,24 +358,28 @@ abstract class ColumnStats {
 
     @Override
     Literal min() {
-      return Literal.ofString(new String(min, StandardCharsets.UTF_8));
+      byte[] bytes = min.getBytesUnsafe();
+      return Literal.ofString(new String(bytes, 0, prefixLength(bytes), StandardCharsets.UTF_8));
     }
 
     @Override
     Literal max() {
-      String prefix = new String(max, StandardCharsets.UTF_8);
+      byte[] bytes = max.getBytesUnsafe();
+      int length = prefixLength(bytes);
+      String prefix = new String(bytes, 0, length, StandardCharsets.UTF_8);
       return Literal.ofString(
-          maxTruncated ? prefix + new String(MAX_CODE_POINT, StandardCharsets.UTF_8) : prefix);
+          length < bytes.length
+              ? prefix + new String(MAX_CODE_POINT, StandardCharsets.UTF_8)
+              : prefix);
     }
 
-    /** The first {@code prefixChars} code points of a UTF-8 string. */
-    private byte[] prefix(byte[] bytes, int offset, int length) {
-      int end = offset;
-      int limit = offset + length;
-      for (int chars = 0; chars < prefixChars && end < limit; chars++) {
+    /** The length in bytes of the first {@code prefixChars} code points of a UTF-8 string. */
+    private int prefixLength(byte[] bytes) {
+      int end = 0;
+      for (int chars = 0; chars < prefixChars && end < bytes.length; chars++) {
         end += utf8SequenceLength(bytes[end]);
       }
-      return Arrays.copyOfRange(bytes, offset, Math.min(end, limit));
+      return Math.min(end, bytes.length);
     }
 
     private static int utf8SequenceLength(byte lead) {
@@ -368,13 +394,8 @@ abstract class ColumnStats {
       return 4;
     }
 
-    private static boolean startsWith(byte[] bytes, int offset, int length, byte[] prefix) {
-      return length >= prefix.length
-          && Arrays.equals(bytes, offset, offset + prefix.length, prefix, 0, prefix.length);
-    }
-
-    private static int compare(byte[] bytes, int offset, int length, byte[] other) {
-      return Arrays.compareUnsigned(bytes, offset, offset + length, other, 0, other.length);
+    private static int compare(Binary a, Binary b) {
+      return PrimitiveComparator.UNSIGNED_LEXICOGRAPHICAL_BINARY_COMPARATOR.compare(a, b);
     }
   }
 }

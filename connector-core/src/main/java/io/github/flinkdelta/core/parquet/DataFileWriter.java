@@ -17,6 +17,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopOutputFile;
 
 /**
@@ -108,10 +109,12 @@ public final class DataFileWriter implements AutoCloseable {
   /** Flushes and closes the file, returning what the table's log records of it. */
   public WrittenFile finish() throws IOException {
     writer.close();
+    ParquetMetadata footer = writer.footer();
     Map<Column, Literal> min = new HashMap<>();
     Map<Column, Literal> max = new HashMap<>();
     Map<Column, Long> nulls = new HashMap<>();
     for (ColumnStats column : stats) {
+      column.complete(footer);
       column.exportTo(min, max, nulls);
     }
     String statsJson =

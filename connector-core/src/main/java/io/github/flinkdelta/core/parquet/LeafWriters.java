@@ -247,12 +247,13 @@ final class LeafWriters {
    * Strings go to Parquet as the UTF-8 bytes Flink already holds: no decoding to a Java String and
    * no re-encoding.
    */
+  /**
+   * Hands a string's UTF-8 bytes to parquet-java in place; its range statistics come from
+   * parquet-java's ({@link StringStats}).
+   */
   static final class StringWriter extends LeafWriter {
-    private final StringStats stats;
-
     StringWriter(StringStats stats) {
       super(stats);
-      this.stats = stats;
     }
 
     @Override
@@ -261,21 +262,13 @@ final class LeafWriters {
       if (value instanceof BinaryStringData binary) {
         binary.ensureMaterialized();
         if (binary.getSegments().length == 1 && !binary.getSegments()[0].isOffHeap()) {
-          byte[] heap = binary.getSegments()[0].getArray();
-          int offset = binary.getOffset();
-          int length = binary.getSizeInBytes();
-          consumer.addBinary(Binary.fromReusedByteArray(heap, offset, length));
-          if (stats != null) {
-            stats.add(heap, offset, length);
-          }
+          consumer.addBinary(
+              Binary.fromReusedByteArray(
+                  binary.getSegments()[0].getArray(), binary.getOffset(), binary.getSizeInBytes()));
           return;
         }
       }
-      byte[] bytes = value.toBytes();
-      consumer.addBinary(Binary.fromReusedByteArray(bytes));
-      if (stats != null) {
-        stats.add(bytes, 0, bytes.length);
-      }
+      consumer.addBinary(Binary.fromReusedByteArray(value.toBytes()));
     }
 
     @Override

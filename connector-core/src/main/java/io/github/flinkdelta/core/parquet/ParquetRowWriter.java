@@ -13,6 +13,7 @@ import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.OutputFile;
@@ -128,6 +129,14 @@ final class ParquetRowWriter implements AutoCloseable {
   /** Bytes written to the file plus bytes encoded and buffered for the open row group. */
   long dataSize() {
     return endOfLastRowGroup + columns.getBufferedSize();
+  }
+
+  /** The footer of the completed file, with parquet-java's statistics of each column chunk. */
+  ParquetMetadata footer() {
+    if (!closed || abandoned) {
+      throw new IllegalStateException("The file is not complete");
+    }
+    return file.getFooter();
   }
 
   /** Closes the file without completing it: no buffered row group is written, no footer. */

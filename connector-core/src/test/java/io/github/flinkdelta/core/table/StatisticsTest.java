@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.testing.IdTextTables;
 import io.github.flinkdelta.core.testing.TestTables;
 import io.github.flinkdelta.core.write.DataFile;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
@@ -16,6 +19,7 @@ import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -83,6 +87,36 @@ class StatisticsTest {
       rows.add(GenericRowData.of(1, s(text), 0.0, null));
     }
     return stats(rows).at("/maxValues/text").asText();
+  }
+
+  @Test
+  void stringRangesSpanEveryRowGroupOfTheFile() throws Exception {
+    // Row groups of about a hundred rows: the largest text sits in the first, the smallest in a
+    // later one, and one row group holds no text at all.
+    List<RowData> rows = new java.util.ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      String text =
+          i == 5
+              ? "z-largest"
+              : i == 750 ? "a-smallest" : i >= 300 && i < 450 ? null : "m-" + (1_000 + i);
+      rows.add(GenericRowData.of(i, s(text), (double) i, null));
+    }
+    org.apache.flink.configuration.Configuration options =
+        new org.apache.flink.configuration.Configuration();
+    options.set(DeltaSinkOptions.ROW_GROUP_SIZE, MemorySize.parse("1kb"));
+    Path table = dir.resolve("groups");
+    List<DataFile> files =
+        TestTables.writeFiles(table.toUri().toString(), TYPE, List.of(), rows, options);
+
+    assertThat(files).hasSize(1);
+    List<BlockMetaData> groups = IdTextTables.footer(table, files.get(0)).getBlocks();
+    assertThat(groups).hasSizeGreaterThan(3);
+    assertThat(groups.get(0).getRowCount()).isLessThan(300);
+    JsonNode stats = new ObjectMapper().readTree(files.get(0).statsJson());
+    assertThat(stats.at("/minValues/text").asText()).isEqualTo("a-smallest");
+    assertThat(stats.at("/maxValues/text").asText()).isEqualTo("z-largest");
+    assertThat(stats.at("/nullCount/text").asLong()).isEqualTo(150);
+    assertThat(stats.at("/numRecords").asLong()).isEqualTo(1_000);
   }
 
   @Test
