@@ -2,6 +2,7 @@ package io.github.flinkdelta.core.catalog;
 
 import io.delta.kernel.TableManager;
 import io.delta.kernel.Transaction;
+import io.delta.kernel.TransactionCommitResult;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
@@ -10,6 +11,7 @@ import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.expressions.Column;
 import io.delta.kernel.transaction.DataLayoutSpec;
 import io.delta.kernel.utils.CloseableIterable;
+import io.github.flinkdelta.core.checkpoint.VersionChecksums;
 import io.github.flinkdelta.core.storage.StorageProbe;
 import java.util.List;
 import java.util.Objects;
@@ -69,7 +71,9 @@ public record PathTableLocator(String path) implements TableLocator {
                       ? DataLayoutSpec.noDataLayout()
                       : DataLayoutSpec.partitioned(partitions))
               .build(engine);
-      long version = create.commit(engine, CloseableIterable.emptyIterable()).getVersion();
+      TransactionCommitResult created = create.commit(engine, CloseableIterable.emptyIterable());
+      long version = created.getVersion();
+      created.getPostCommitSnapshot().ifPresent(s -> VersionChecksums.afterCommit(engine, s));
       LOG.info(
           "Created Delta table {} at version {} with schema {}",
           path,

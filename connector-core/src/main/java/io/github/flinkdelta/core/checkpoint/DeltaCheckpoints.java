@@ -90,6 +90,9 @@ public final class DeltaCheckpoints implements AutoCloseable {
     long started = System.nanoTime();
     try {
       snapshot.writeCheckpoint(engine.forCheckpointOf(snapshot));
+      // Before the committer learns of the checkpoint and reloads from it: the reloaded snapshot
+      // then holds the checksum, and the versions after it get theirs.
+      VersionChecksums.computeIfNoneInReach(engine, snapshot);
       latest.set(snapshot.getVersion());
       LOG.info(
           "Wrote Delta checkpoint of {} at version {} in {} ms",

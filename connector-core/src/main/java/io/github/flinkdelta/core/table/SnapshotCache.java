@@ -3,6 +3,7 @@ package io.github.flinkdelta.core.table;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
 import io.github.flinkdelta.core.catalog.SnapshotSource;
+import io.github.flinkdelta.core.checkpoint.VersionChecksums;
 
 /**
  * The latest snapshot of one table, held in memory: refreshed from the commits this process makes
@@ -38,13 +39,17 @@ final class SnapshotCache implements AutoCloseable {
 
   /**
    * Keeps the snapshot a commit produced, once the source has done what follows a commit (a
-   * catalog-managed table publishes it).
+   * catalog-managed table publishes it), and writes its version checksum ({@link
+   * VersionChecksums}).
    *
    * @param committed Kernel's post-commit snapshot, or null when Kernel gave none
    */
   void committed(Snapshot committed) {
     snapshot = source.afterCommit(engine, committed != null ? committed : source.latest(engine));
     policy.committed();
+    if (VersionChecksums.afterCommit(engine, snapshot)) {
+      reload();
+    }
   }
 
   /** See {@link ReloadPolicy}. */

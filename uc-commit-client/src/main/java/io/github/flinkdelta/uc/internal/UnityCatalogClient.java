@@ -17,6 +17,7 @@ import io.delta.storage.commit.uccommitcoordinator.UCDeltaClient;
 import io.delta.storage.commit.uccommitcoordinator.UCDeltaModels;
 import io.delta.storage.commit.uccommitcoordinator.UCDeltaTokenBasedRestClient;
 import io.github.flinkdelta.core.catalog.TableReference;
+import io.github.flinkdelta.core.checkpoint.VersionChecksums;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import io.unitycatalog.client.ApiClient;
 import io.unitycatalog.client.ApiClientBuilder;
@@ -206,7 +207,10 @@ public final class UnityCatalogClient implements AutoCloseable {
                     ? DataLayoutSpec.noDataLayout()
                     : DataLayoutSpec.partitioned(partitions))
             .build(engine);
-    create.commit(engine, CloseableIterable.emptyIterable());
+    create
+        .commit(engine, CloseableIterable.emptyIterable())
+        .getPostCommitSnapshot()
+        .ifPresent(created -> VersionChecksums.afterCommit(engine, created));
     LOG.info("Created Unity Catalog managed table {} ({}) at {}", name, id, location);
     return new UnityCatalogTable(name, id, location, true);
   }
