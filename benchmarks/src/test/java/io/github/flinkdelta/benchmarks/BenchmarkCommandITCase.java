@@ -107,8 +107,8 @@ class BenchmarkCommandITCase {
         .containsEntry("rows_landed", 9_000)
         .containsEntry("partitions_written", 3_000);
 
-    Figures versions = BenchmarkMain.child(LargeTableRun.class, "1g", work, "versions", "60");
-    assertThat(versions.values()).containsEntry("table_version", 60);
+    Figures versions = BenchmarkMain.child(LargeTableRun.class, "1g", work, "versions", "25");
+    assertThat(versions.values()).containsEntry("table_version", 25);
     assertThat(((Number) versions.values().get("job_commits")).intValue()).isPositive();
 
     Figures soak = BenchmarkMain.child(SoakRun.class, "512m", work, "5", "2000");
@@ -287,7 +287,7 @@ class BenchmarkCommandITCase {
           "--repeats",
           "1",
           "--read-latency-versions",
-          "5",
+          "3",
           "--out",
           out.toString()
         });
@@ -317,7 +317,7 @@ class BenchmarkCommandITCase {
                     .containsKeys("delta-source / iceberg-source", "delta-source / parquet-files"));
     @SuppressWarnings("unchecked")
     Map<String, Object> latency = (Map<String, Object>) report.get("latency");
-    assertThat(latency).containsEntry("versions", 5).doesNotContainKey("failed");
+    assertThat(latency).containsEntry("versions", 3).doesNotContainKey("failed");
     for (String figure :
         List.of(
             "first_row_latency_p50_ms",
