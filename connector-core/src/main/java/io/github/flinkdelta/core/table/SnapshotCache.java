@@ -39,17 +39,21 @@ final class SnapshotCache implements AutoCloseable {
 
   /**
    * Keeps the snapshot a commit produced, once the source has done what follows a commit (a
-   * catalog-managed table publishes it), and writes its version checksum ({@link
+   * catalog-managed table publishes it), then writes its version checksum ({@link
    * VersionChecksums}).
    *
    * @param committed Kernel's post-commit snapshot, or null when Kernel gave none
+   * @return how long the source took after the commit (publishing), in milliseconds
    */
-  void committed(Snapshot committed) {
+  long committed(Snapshot committed) {
+    long started = System.nanoTime();
     snapshot = source.afterCommit(engine, committed != null ? committed : source.latest(engine));
+    long afterCommitMillis = (System.nanoTime() - started) / 1_000_000;
     policy.committed();
     if (VersionChecksums.afterCommit(engine, snapshot)) {
       reload();
     }
+    return afterCommitMillis;
   }
 
   /** See {@link ReloadPolicy}. */

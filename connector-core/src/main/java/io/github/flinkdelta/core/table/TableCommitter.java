@@ -260,11 +260,10 @@ final class TableCommitter {
                   result.getVersion(), upsert.changedEntries(), upsert.removedIds(), tableName)
               : null; // others committed in between, or Kernel assigned row ids: list again
     }
-    long publishStarted = System.nanoTime();
-    snapshots.committed(result.getPostCommitSnapshot().orElse(null));
-    long publishMillis = (System.nanoTime() - publishStarted) / 1_000_000;
+    long publishMillis = snapshots.committed(result.getPostCommitSnapshot().orElse(null));
     // Kernel's post-commit hooks are not run here: Delta checkpoints are written off the commit
-    // path by DeltaCheckpoints, through a writer that never leaves a partial checkpoint file.
+    // path by DeltaCheckpoints, through a writer that never leaves a partial checkpoint file, and
+    // the version checksum by the snapshot cache above (VersionChecksums).
     long attempts = result.getTransactionReport().getTransactionMetrics().getNumCommitAttempts();
     int retries = (int) Math.max(0, attempts - 1) + settled;
     return new Committed(
