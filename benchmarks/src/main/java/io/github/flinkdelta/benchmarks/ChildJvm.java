@@ -19,6 +19,8 @@ final class ChildJvm {
    */
   static final Duration TIMEOUT = Duration.ofMinutes(20);
 
+  static final String EXTRA_OPTIONS = "benchmark.child-jvm-options";
+
   private ChildJvm() {}
 
   /** The module openings this JVM was started with, which Flink needs. */
@@ -26,6 +28,16 @@ final class ChildJvm {
     return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
         .filter(argument -> argument.startsWith("--add-opens"))
         .toList();
+  }
+
+  /**
+   * JVM options for every child from the system property {@value #EXTRA_OPTIONS}, separated by
+   * spaces: the build's test of the benchmark command runs its short children with the C1 compiler
+   * alone, whose compilations cost a fraction of C2's on a machine of two cores.
+   */
+  private static List<String> extraOptions() {
+    String options = System.getProperty(EXTRA_OPTIONS, "").trim();
+    return options.isEmpty() ? List.of() : List.of(options.split("\\s+"));
   }
 
   /**
@@ -41,6 +53,7 @@ final class ChildJvm {
     command.add("-Djava.awt.headless=true");
     command.add("-XX:+ExitOnOutOfMemoryError");
     command.addAll(openings());
+    command.addAll(extraOptions());
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(main.getName());
