@@ -18,10 +18,16 @@ import org.apache.flink.core.memory.DataOutputView;
 public final class DataFileSerialization {
 
   /**
-   * The state version this connector writes: version 5 and the files the writers of an upsert sink
-   * compacted.
+   * The state version this connector writes: version 5, the index version of an upsert checkpoint's
+   * writers and the layouts of their compactions.
    */
-  static final int VERSION = 6;
+  static final int VERSION = 7;
+
+  /**
+   * The version with the ids of the files the writers of an upsert sink compacted, committed with
+   * the checkpoint; still read.
+   */
+  static final int VERSION_WITH_REWRITTEN_IDS = 6;
 
   /**
    * The version with the keys of the rows an upsert deleted outright, before rewrites; still read.
@@ -55,8 +61,14 @@ public final class DataFileSerialization {
       return FileDeletes.empty();
     }
     try {
-      return FileDeletes.readFrom(
-          in, version != VERSION_WITHOUT_DELETED_KEYS, version > VERSION_WITHOUT_REWRITES);
+      FileDeletes.Format format =
+          switch (version) {
+            case VERSION_WITHOUT_DELETED_KEYS -> FileDeletes.Format.POSITIONS;
+            case VERSION_WITHOUT_REWRITES -> FileDeletes.Format.DELETED_KEYS;
+            case VERSION_WITH_REWRITTEN_IDS -> FileDeletes.Format.REWRITTEN_IDS;
+            default -> FileDeletes.Format.INDEX_VERSION;
+          };
+      return FileDeletes.readFrom(in, format);
     } catch (EOFException | IllegalArgumentException e) {
       throw new IOException("Corrupt sink state: the deletes end early or do not decode", e);
     }

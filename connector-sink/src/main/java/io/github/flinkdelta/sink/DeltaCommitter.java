@@ -9,7 +9,6 @@ import io.github.flinkdelta.core.table.CommitOutcome.Failed;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.RewrittenFileException;
 import io.github.flinkdelta.core.table.TableRequest;
-import io.github.flinkdelta.core.upsert.StaleIndex;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -95,7 +94,7 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
     if (outcome instanceof Committed committed) {
       committed(committable, committed, started);
       if (committed.staleRows() > 0) {
-        staleIndex(committable, committed);
+        metrics.staleDeletesSettled(committed.staleRows());
       }
     } else if (outcome instanceof AlreadyCommitted already) {
       alreadyCommitted(request, already);
@@ -174,30 +173,6 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
     reloadIfDue();
     if (compaction != null) {
       compaction.committed(table, committable.appId());
-    }
-  }
-
-  /**
-   * The commit settled deletes another writer made stale by key: the writers' key index points at
-   * rows that are gone, and would make every later commit settle by key too. The table gets a
-   * {@link StaleIndex} mark, and the job restarts so that the writers rebuild their index on
-   * restore; a commit replayed during a restore does not restart it again, as the writers read the
-   * mark after the replay.
-   */
-  private void staleIndex(DeltaCommittable committable, Committed outcome) {
-    metrics.staleDeletesSettled(outcome.staleRows());
-    table.updateProperties(
-        new StaleIndex(committable.appId(), committable.checkpointId()).asProperty());
-    boolean replay =
-        restoredCheckpointId.isPresent()
-            && committable.checkpointId() <= restoredCheckpointId.getAsLong();
-    if (!replay) {
-      throw new IllegalStateException(
-          SinkErrors.indexRebuild(
-              config.tableName(),
-              committable.appId(),
-              committable.checkpointId(),
-              outcome.staleRows()));
     }
   }
 

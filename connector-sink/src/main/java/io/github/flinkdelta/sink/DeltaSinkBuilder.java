@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -276,7 +277,8 @@ public final class DeltaSinkBuilder {
             options.getOptional(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL).orElse(null),
             key,
             compaction,
-            options.get(DeltaSinkOptions.UPSERT_KEY_INDEX)),
+            options.get(DeltaSinkOptions.UPSERT_KEY_INDEX),
+            UUID.randomUUID().toString()),
         uidPrefix);
   }
 }

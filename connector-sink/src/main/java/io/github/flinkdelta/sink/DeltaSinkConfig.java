@@ -30,6 +30,8 @@ import org.apache.hadoop.conf.Configuration;
  *     for a sink that appends
  * @param compaction how the sink compacts the table while it streams; null for not at all
  * @param keyIndex where the writers of a sink with a primary key keep their key index
+ * @param defaultAppId the app id a sink without a configured one takes when it starts without
+ *     state, made once when the sink is built so that every operator of the sink knows it
  */
 @Internal
 public record DeltaSinkConfig(
@@ -43,7 +45,8 @@ public record DeltaSinkConfig(
     Integer deltaCheckpointInterval,
     KeyColumns primaryKey,
     Compaction compaction,
-    DeltaSinkOptions.KeyIndex keyIndex)
+    DeltaSinkOptions.KeyIndex keyIndex,
+    String defaultAppId)
     implements Serializable {
 
   /** In-job compaction: what a run rewrites, and when runs start. */
@@ -55,12 +58,31 @@ public record DeltaSinkConfig(
     Objects.requireNonNull(layout, "layout");
     Objects.requireNonNull(writeOptions, "writeOptions");
     Objects.requireNonNull(keyIndex, "keyIndex");
+    Objects.requireNonNull(defaultAppId, "defaultAppId");
     hadoopOptions = Map.copyOf(hadoopOptions);
   }
 
   /** Whether the sink takes upserts and deletes by a primary key. */
   public boolean upserts() {
     return primaryKey != null;
+  }
+
+  /**
+   * The app id an operator of the sink works under: the configured one, else the one its state
+   * restored, else the default made at build time; null when state was restored without one (state
+   * of an earlier connector version whose operator did not keep it).
+   *
+   * @param restored the app id the operator's state restored, or null
+   * @param restoredState whether the operator's state was restored
+   */
+  public String appIdFor(String restored, boolean restoredState) {
+    if (appId != null) {
+      return appId;
+    }
+    if (restored != null) {
+      return restored;
+    }
+    return restoredState ? null : defaultAppId;
   }
 
   /** The table's root location, under which data files are written. */

@@ -9,7 +9,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
@@ -76,7 +75,8 @@ final class DeltaWriteResultAggregator
             restored);
       }
     } else {
-      appId = restored != null ? restored : UUID.randomUUID().toString();
+      // At a first start, the id the writers of an upsert sink take too.
+      appId = restored != null ? restored : config.defaultAppId();
     }
 
     boolean restoredState = context.getRestoredCheckpointId().isPresent();

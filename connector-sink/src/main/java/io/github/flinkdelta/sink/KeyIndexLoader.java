@@ -3,7 +3,6 @@ package io.github.flinkdelta.sink;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.upsert.FileDeletes;
-import io.github.flinkdelta.core.upsert.StaleIndex;
 import io.github.flinkdelta.core.write.RowLocation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,8 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Brings an upsert writer subtask's key index into being: opens it with what a checkpoint restored,
- * reads the keys of the table into it at a first start, and tells when another writer made it
- * stale.
+ * and reads the keys of the table into it at a first start, or when the table's log no longer holds
+ * the versions a restored index would follow.
  *
  * @param config the sink's configuration, which names the kind
  * @param subtask the writer subtask, for the log
@@ -34,7 +33,7 @@ record KeyIndexLoader(
   /** It logs as the writer it serves. */
   private static final Logger LOG = LoggerFactory.getLogger(UpsertWriterOperator.class);
 
-  /** How long a rebuild waits for the committer to replay the restored checkpoint's commits. */
+  /** How long a rebuild waits for the committer to replay the restored checkpoints' commits. */
   private static final Duration REBUILD_WAIT = Duration.ofMinutes(10);
 
   /**
@@ -113,8 +112,8 @@ record KeyIndexLoader(
                   RowLocation previous = index.get(key);
                   if (previous != null) {
                     // The table holds the key twice: one row stays, the next commit deletes the
-                    // others.
-                    deletes.addUnkeyed(previous.fileId(), previous.position());
+                    // others (a delete another writer made stale meanwhile is dropped).
+                    deletes.add(previous.fileId(), previous.position());
                     counts[1]++;
                   }
                   index.put(key, new RowLocation(fileId, position));
@@ -135,37 +134,34 @@ record KeyIndexLoader(
   }
 
   /**
-   * Whether the table's {@link StaleIndex} mark is newer than the index's last rebuild, at
-   * checkpoint {@code rebuiltAt}; if so, waits first until the table holds the commit of the
-   * restored checkpoint's results, {@code lastResult}, so that a rebuild misses no restored row.
+   * Whether the table's log still holds every version after {@code indexVersion}, which a restored
+   * index follows from.
    */
-  boolean awaitStale(long rebuiltAt, long lastResult) throws InterruptedException {
+  boolean canFollow(long indexVersion) {
     try (var loader = ConnectorClassLoader.enter();
         DeltaTable table = DeltaTable.open(TableRequest.of(config.table(), config.hadoopConf()))) {
-      StaleIndex mark = StaleIndex.in(table.snapshot().getTableProperties()).orElse(null);
-      if (mark == null || mark.checkpointId() <= rebuiltAt) {
-        return false;
-      }
-      LOG.info(
-          "Delta upsert writer {} of {} rebuilds its key index: the sink settled stale deletes at"
-              + " checkpoint {}",
-          subtask,
-          config.tableName(),
-          mark.checkpointId());
+      return table.logReadableAfter(indexVersion);
+    }
+  }
+
+  /**
+   * Waits until the table holds the commits of the sink's checkpoints up to {@code checkpoint}, the
+   * last one whose results the restored writers handed on, so that a rebuild of the index from the
+   * table misses none of their rows.
+   */
+  void awaitCommitted(String appId, long checkpoint) throws InterruptedException {
+    try (var loader = ConnectorClassLoader.enter();
+        DeltaTable table = DeltaTable.open(TableRequest.of(config.table(), config.hadoopConf()))) {
       long deadline = System.nanoTime() + REBUILD_WAIT.toNanos();
-      while (table.transactionVersion(mark.appId()) < lastResult) {
+      while (table.transactionVersion(appId) < checkpoint) {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException(
               SinkErrors.rebuildTimedOut(
-                  config.tableName(),
-                  mark.appId(),
-                  lastResult,
-                  table.transactionVersion(mark.appId())));
+                  config.tableName(), appId, checkpoint, table.transactionVersion(appId)));
         }
         Thread.sleep(200);
         table.reload();
       }
-      return true;
     }
   }
 }

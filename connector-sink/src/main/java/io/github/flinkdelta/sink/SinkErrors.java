@@ -123,19 +123,26 @@ final class SinkErrors {
         checkpoint, table, appId, cause.getMessage());
   }
 
-  static String indexRebuild(String table, String appId, long checkpoint, long staleRows) {
+  static String indexNotFollowing(String table, int failures) {
     return String.format(
-        "Another writer moved or deleted %d rows of Delta table %s that checkpoint %d of the upsert"
-            + " sink (appId %s) deleted; the commit settled them by key and holds the checkpoint's"
-            + " rows. The job restarts once so that its writers rebuild their key index from the"
-            + " table.",
-        staleRows, table, checkpoint, appId);
+        "The upsert sink's writer of Delta table %s failed %d times in a row to read the table's"
+            + " new versions, which its key index follows; see the cause and the earlier warnings",
+        table, failures);
+  }
+
+  static String followNeedsAppId(String table) {
+    return String.format(
+        "The upsert sink of Delta table %s was restored from state of an earlier connector"
+            + " version, and the table's log no longer holds the versions its key index would"
+            + " follow. Set 'sink.app-id' to the app id the job commits under (in its log, e.g."
+            + " 'Delta sink for %s writes under app id ...'), or start the job without state.",
+        table, table);
   }
 
   static String rebuildTimedOut(String table, String appId, long checkpoint, long committed) {
     return String.format(
         "The upsert sink's writers of Delta table %s waited in vain for the commit of checkpoint"
-            + " %d (appId %s) before rebuilding their key index: the table holds the app id's"
+            + " %d (appId %s) before reading the table's keys anew: the table holds the app id's"
             + " checkpoints up to %d. The committer has not replayed the restored checkpoint; see"
             + " its log.",
         table, checkpoint, appId, committed);

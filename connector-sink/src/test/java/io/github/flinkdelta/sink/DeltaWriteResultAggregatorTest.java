@@ -108,7 +108,8 @@ class DeltaWriteResultAggregatorTest {
 
       assertThat(committables(restored).get(0).appId()).isEqualTo(appId);
     }
-    try (var unrelated = harness(config)) {
+    // Another job, whose sink is built anew.
+    try (var unrelated = harness(config(new Configuration()))) {
       unrelated.open();
       unrelated.processElement(result(1, 0, file("a", 1)));
       unrelated.prepareSnapshotPreBarrier(1);

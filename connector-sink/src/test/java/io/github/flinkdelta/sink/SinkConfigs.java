@@ -9,6 +9,7 @@ import io.github.flinkdelta.core.write.FileLayout;
 import io.github.flinkdelta.core.write.FileWriteOptions;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -44,6 +45,7 @@ final class SinkConfigs {
         options.getOptional(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL).orElse(null),
         null,
         null,
-        options.get(DeltaSinkOptions.UPSERT_KEY_INDEX));
+        options.get(DeltaSinkOptions.UPSERT_KEY_INDEX),
+        UUID.randomUUID().toString());
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkdelta.core.upsert.FileDeletes;
+import io.github.flinkdelta.core.upsert.RewriteLayout;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.DataFiles;
 import java.io.IOException;
@@ -47,8 +48,8 @@ class StateSerializersTest {
     DeltaCommittableSerializer committables = new DeltaCommittableSerializer();
     DeltaWriteResultSerializer results = new DeltaWriteResultSerializer();
     DeltaWriteResult result = new DeltaWriteResult(COMMITTABLE.files());
-    assertThat(committables.getVersion()).isEqualTo(6);
-    assertThat(results.getVersion()).isEqualTo(6);
+    assertThat(committables.getVersion()).isEqualTo(7);
+    assertThat(results.getVersion()).isEqualTo(7);
 
     assertThat(committables.deserialize(3, golden("delta-committable-v3.bin")))
         .isEqualTo(COMMITTABLE);
@@ -59,7 +60,7 @@ class StateSerializersTest {
   }
 
   @Test
-  void version5StateEndsBeforeTheRewritesAndStillDecodes() throws IOException {
+  void version5And6StateEndBeforeTheIndexVersionAndStillDecode() throws IOException {
     DeltaCommittableSerializer committables = new DeltaCommittableSerializer();
     FileDeletes deletes = new FileDeletes();
     deletes.add(7, 3);
@@ -67,19 +68,29 @@ class StateSerializersTest {
     DeltaCommittable withDeletes =
         new DeltaCommittable(COMMITTABLE.appId(), 9, COMMITTABLE.files(), deletes);
     byte[] current = committables.serialize(withDeletes);
-    // Version 5 is version 6 without the two counts of rewritten files at the end.
-    byte[] version5 = java.util.Arrays.copyOf(current, current.length - 8);
+    // Version 7 ends with the index version (8 bytes) and the count of rewrites (4 bytes).
+    byte[] version5 = java.util.Arrays.copyOf(current, current.length - 12);
     assertThat(committables.deserialize(5, version5)).isEqualTo(withDeletes);
+    // Version 6 ended with two counts of rewritten files.
+    byte[] version6 = java.util.Arrays.copyOf(version5, version5.length + 8);
+    DeltaCommittable read6 = committables.deserialize(6, version6);
+    assertThat(read6).isEqualTo(withDeletes);
+    assertThat(read6.deletes().indexVersion()).isEqualTo(FileDeletes.UNKNOWN_VERSION);
 
     FileDeletes rewritten = new FileDeletes();
-    rewritten.addRewrite(List.of(1L, 2L), List.of(3L));
-    rewritten.add(3, 0);
+    rewritten.setIndexVersion(41);
+    rewritten.addRewrite(
+        new RewriteLayout(
+            List.of(
+                new RewriteLayout.Input(1, null, List.of(new RewriteLayout.Run(3, 0, 5))),
+                new RewriteLayout.Input(2, null, List.of()))));
     DeltaCommittable withRewrite =
         new DeltaCommittable(COMMITTABLE.appId(), 10, COMMITTABLE.files(), rewritten);
     DeltaCommittable read =
         committables.deserialize(committables.getVersion(), committables.serialize(withRewrite));
     assertThat(read).isEqualTo(withRewrite);
-    assertThat(read.deletes().rewrittenInputs()).containsExactly(1L, 2L);
+    assertThat(read.deletes().rewrites().get(0).inputIds()).containsExactly(1L, 2L);
+    assertThat(read.deletes().indexVersion()).isEqualTo(41);
     assertThat(read.isEmpty()).isFalse();
   }
 
@@ -153,7 +164,7 @@ class StateSerializersTest {
   void corruptDeflatedStateFailsClearly() throws IOException {
     byte[] bytes =
         new DeltaWriteResultSerializer().serialize(new DeltaWriteResult(COMMITTABLE.files()));
-    bytes[bytes.length - 20] ^= 0x5A;
+    bytes[bytes.length - 24] ^= 0x5A;
     assertThatThrownBy(
             () ->
                 new DeltaWriteResultSerializer().deserialize(DataFileSerialization.VERSION, bytes))
@@ -187,11 +198,11 @@ class StateSerializersTest {
     byte[] committable = new DeltaCommittableSerializer().serialize(COMMITTABLE);
     byte[] result =
         new DeltaWriteResultSerializer().serialize(new DeltaWriteResult(COMMITTABLE.files()));
-    for (int version : new int[] {1, 2, 7, 8}) {
+    for (int version : new int[] {1, 2, 8, 9}) {
       assertThatThrownBy(() -> new DeltaCommittableSerializer().deserialize(version, committable))
           .isInstanceOf(IOException.class)
           .hasMessageContaining("Delta committable state version " + version)
-          .hasMessageContaining("reads versions 3 to 6")
+          .hasMessageContaining("reads versions 3 to 7")
           .hasMessageContaining("Restore with the connector version that wrote it");
       assertThatThrownBy(() -> new DeltaWriteResultSerializer().deserialize(version, result))
           .isInstanceOf(IOException.class)

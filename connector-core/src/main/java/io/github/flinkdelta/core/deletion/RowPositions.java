@@ -117,6 +117,28 @@ public final class RowPositions {
     return bucket != null && bucket.contains((int) position);
   }
 
+  /**
+   * The number of positions below {@code position}: the rank of a row among those not in the set.
+   */
+  public long countBelow(long position) {
+    if (position <= 0) {
+      return 0;
+    }
+    if (position > MAX_POSITION) {
+      return cardinality();
+    }
+    long below = 0;
+    for (RoaringBitmap bucket : buckets.headMap(high(position), false).values()) {
+      below += bucket.getLongCardinality();
+    }
+    RoaringBitmap bucket = buckets.get(high(position));
+    if (bucket != null) {
+      int low = (int) position;
+      below += bucket.rankLong(low) - (bucket.contains(low) ? 1 : 0);
+    }
+    return below;
+  }
+
   /** The number of positions. */
   public long cardinality() {
     long cardinality = 0;

@@ -4,13 +4,18 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
+import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.github.flinkdelta.core.catalog.TableDefinition;
+import io.github.flinkdelta.core.catalog.TableHistory;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.checkpoint.DeltaCheckpoints;
 import io.github.flinkdelta.core.config.DeltaSinkOptions.SchemaEvolution;
+import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
+import io.github.flinkdelta.core.deletion.DeletionVectorReader;
+import io.github.flinkdelta.core.deletion.RowPositions;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.maintenance.CompactionResult;
 import io.github.flinkdelta.core.maintenance.VacuumResult;
@@ -20,6 +25,7 @@ import io.github.flinkdelta.core.schema.SchemaChanges;
 import io.github.flinkdelta.core.schema.SchemaMerge;
 import io.github.flinkdelta.core.storage.StorageScopes;
 import io.github.flinkdelta.core.upsert.FileDeletes;
+import io.github.flinkdelta.core.upsert.KeyChanges;
 import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.upsert.LiveRowConsumer;
 import io.github.flinkdelta.core.upsert.MovedRowConsumer;
@@ -72,6 +78,9 @@ public final class DeltaTable implements AutoCloseable {
   private final Engine engine;
   private final StorageScopes.Lease storage;
 
+  /** The table's versions as a reader sees them; opened when first needed. */
+  private TableHistory history;
+
   private DeltaTable(
       TableLocator locator,
       Configuration hadoopConf,
@@ -84,7 +93,20 @@ public final class DeltaTable implements AutoCloseable {
     this.snapshots = new SnapshotCache(engine, locator.snapshots(storageConf));
     this.engine = engine;
     this.committer =
-        new TableCommitter(locator.name(), engine, snapshots, maxCommitRetries, storageConf);
+        new TableCommitter(
+            locator.name(),
+            engine,
+            snapshots,
+            maxCommitRetries,
+            storageConf,
+            new LoggedVersions(engine, snapshots.current().getPath(), this::history));
+  }
+
+  private TableHistory history() {
+    if (history == null) {
+      history = locator.history(storageConf);
+    }
+    return history;
   }
 
   /**
@@ -246,6 +268,58 @@ public final class DeltaTable implements AutoCloseable {
    */
   public long scanKeys(KeyColumns keys, LiveRowConsumer consumer) {
     return TableKeys.scan(engine, snapshots.current(), keys, consumer);
+  }
+
+  /**
+   * What the versions after {@code fromVersion} through the latest did to the rows of the keys
+   * {@code ownKey} accepts, for an upsert writer whose key index has taken in the table up to
+   * {@code fromVersion} ({@link KeyChangeReader}): the latest snapshot is loaded first.
+   *
+   * @param appId the sink's app id, whose versions are only named; null when unknown
+   */
+  public KeyChanges keyChanges(
+      long fromVersion, KeyColumns keys, Predicate<String> ownKey, String appId) {
+    Snapshot latest = snapshots.reload();
+    return new KeyChangeReader(engine, latest, storageConf, keys, ownKey)
+        .read(
+            history(),
+            fromVersion,
+            latest.getVersion(),
+            appId,
+            appId == null ? UpsertTables.rewriteAppId("") : UpsertTables.rewriteAppId(appId));
+  }
+
+  /**
+   * Whether the log still holds every version after {@code version} through the latest, so that a
+   * writer's key index at {@code version} can follow it; false when log cleanup removed some.
+   */
+  public boolean logReadableAfter(long version) {
+    Snapshot latest = snapshots.reload();
+    if (latest.getVersion() <= version) {
+      return true;
+    }
+    try {
+      history().commits(engine, version + 1, latest.getVersion());
+      return true;
+    } catch (KernelException e) {
+      LOG.info(
+          "The log of {} no longer holds versions {} to {}: {}",
+          name(),
+          version + 1,
+          latest.getVersion(),
+          e.getMessage());
+      return false;
+    }
+  }
+
+  /** The rows the deletion vector {@code vector} of one of this table's files deletes. */
+  public RowPositions deletedRows(DeletionVectorDescriptor vector) {
+    try {
+      return DeletionVectorReader.read(storageConf, snapshots.current().getPath(), vector);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Cannot read deletion vector " + vector.uniqueId() + " of " + name(), e);
+    }
   }
 
   /**
@@ -479,7 +553,13 @@ public final class DeltaTable implements AutoCloseable {
   @Override
   public void close() {
     try {
-      snapshots.close();
+      try {
+        snapshots.close();
+      } finally {
+        if (history != null) {
+          history.close();
+        }
+      }
     } finally {
       storage.close();
     }

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -104,6 +105,25 @@ final class LiveFiles {
       put(after, file, tableName);
     }
     return new LiveFiles(committedVersion, after);
+  }
+
+  /**
+   * The files after {@code versions}, the versions that follow this one in order, as their actions
+   * say: each version's removes first, then its adds.
+   */
+  LiveFiles after(List<TableLog.Version> versions, String tableName) {
+    Map<Long, LiveFile> after = new HashMap<>(files);
+    long last = version;
+    for (TableLog.Version next : versions) {
+      if (next.version() != last + 1) {
+        throw new IllegalArgumentException(
+            "Versions " + last + " and " + next.version() + " of " + tableName + " do not follow");
+      }
+      next.removed().forEach(removed -> after.remove(removed.id()));
+      next.added().forEach(added -> put(after, added.file(), tableName));
+      last = next.version();
+    }
+    return new LiveFiles(last, after);
   }
 
   /**

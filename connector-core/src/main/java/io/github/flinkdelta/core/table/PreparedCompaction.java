@@ -1,9 +1,12 @@
 package io.github.flinkdelta.core.table;
 
 import io.delta.kernel.Snapshot;
+import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
 import io.github.flinkdelta.core.table.LiveFiles.LiveFile;
 import io.github.flinkdelta.core.write.DataFiles;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -38,6 +41,16 @@ public final class PreparedCompaction {
   /** The ids ({@link io.github.flinkdelta.core.write.FileIds}) of the files it removes. */
   public List<Long> removedIds() {
     return removed.stream().map(LiveFile::id).toList();
+  }
+
+  /**
+   * The deletion vector each removed file had when the compaction read it, by file id; a file
+   * without one maps to null.
+   */
+  public Map<Long, DeletionVectorDescriptor> readVectors() {
+    Map<Long, DeletionVectorDescriptor> vectors = new HashMap<>();
+    removed.forEach(file -> vectors.put(file.id(), file.deletionVector()));
+    return vectors;
   }
 
   /** The files it wrote. */

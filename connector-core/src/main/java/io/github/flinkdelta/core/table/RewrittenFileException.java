@@ -59,7 +59,7 @@ public final class RewrittenFileException extends RuntimeException {
 
   private static final String WHAT_TO_DO =
       "The sink settles such deletes by key, but cannot for these: they come from state written"
-          + " before the sink kept the keys of deleted rows, or from a key the table held twice."
-          + " Stop other writers that change rows of the table (compaction, DELETE, UPDATE, MERGE)"
-          + " while the sink runs.";
+          + " before the sink kept the keys of deleted rows. Start the job without state and"
+          + " replay the pending checkpoint's changes from the source, or stop the other writer"
+          + " until the job has committed a checkpoint of this connector version.";
 }

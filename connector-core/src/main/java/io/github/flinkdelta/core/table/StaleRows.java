@@ -2,50 +2,63 @@ package io.github.flinkdelta.core.table;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
+import io.github.flinkdelta.core.deletion.DeletionVectorReader;
 import io.github.flinkdelta.core.deletion.RowPositions;
+import io.github.flinkdelta.core.table.LiveFiles.LiveFile;
+import io.github.flinkdelta.core.table.TableKeys.KeyFile;
 import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileIds;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
 
 /**
- * Settles an upsert commit's deletes that another writer made stale (it removed or rewrote their
- * file, or deleted their rows) by key instead of by position.
+ * Settles an upsert commit's keys by key where positions cannot tell: against the rows other
+ * writers added after the writers' key index last looked at the table, and for deletes another
+ * writer made stale (it removed or rewrote their file, or deleted their rows).
  *
  * <p>The rule: after the commit, every key the checkpoint touched has exactly the rows the
  * checkpoint wrote for it, or none. The touched keys are those of the checkpoint's new rows (read
- * back from its new files) and those it deleted outright ({@link FileDeletes#deletedKeys}). The
- * stale positions are dropped, and every live row of the snapshot with a touched key is deleted:
- * where another writer moved a key's row (a compaction), the moved row goes; where it deleted the
- * row, nothing is left to delete; where it wrote the key anew (an {@code UPDATE}), the checkpoint's
- * later change wins, as it would have without the other writer.
+ * back from its new files) and those it deleted outright ({@link FileDeletes#deletedKeys}). Every
+ * live row of a touched key in the files of the scope is deleted: where another writer moved a
+ * key's row (a compaction), the moved row goes; where it wrote the key anew (an {@code INSERT},
+ * {@code UPDATE} or {@code MERGE}), the checkpoint's later change wins, as it would have had the
+ * other writer come first.
  *
- * <p>The cost is a read of the key columns of the whole snapshot, paid only by a commit with stale
- * deletes; the sink then rebuilds its key index so that later commits need none.
+ * <p>The scope is the files other writers added since the index version of the checkpoint: a cost
+ * proportional to their change. A checkpoint of state without an index version (an earlier
+ * connector version's) is settled against the whole table, and only when a delete is stale.
  */
 final class StaleRows {
 
   private StaleRows() {}
 
   /**
-   * The deletes of a commit of {@code files} onto {@code snapshot}, without the {@code stale}
-   * positions and with every live row of a touched key instead.
+   * The deletes of a commit of {@code files} onto {@code snapshot}, with every live row of a
+   * touched key in {@code scope} added.
    *
+   * @param deletes the checkpoint's deletes, without the stale ones
    * @param deletedKeys the keys the checkpoint deleted outright
+   * @param scope the files to settle against, as the snapshot lists them; null for every file of
+   *     the snapshot
    */
   static FileDeletes settle(
       Engine engine,
+      Configuration conf,
       Snapshot snapshot,
       KeyColumns keys,
       Iterable<DataFile> files,
       FileDeletes deletes,
       List<String> deletedKeys,
-      Map<Long, RowPositions> stale) {
-    FileDeletes settled = deletes.without(stale);
+      Collection<LiveFile> scope) {
+    FileDeletes settled = deletes.without(Map.of());
     Set<String> touched = new HashSet<>(deletedKeys);
     Set<Long> newFiles = new HashSet<>();
     for (DataFile file : files) {
@@ -63,15 +76,49 @@ final class StaleRows {
             touched.add(key);
           }
         });
-    TableKeys.scan(
-        engine,
-        snapshot,
-        keys,
-        (key, fileId, position) -> {
-          if (touched.contains(key) && !newFiles.contains(fileId)) {
-            settled.add(fileId, position);
-          }
-        });
+    if (touched.isEmpty()) {
+      return settled;
+    }
+    if (scope == null) {
+      TableKeys.scan(
+          engine,
+          snapshot,
+          keys,
+          (key, fileId, position) -> {
+            if (touched.contains(key) && !newFiles.contains(fileId)) {
+              settled.add(fileId, position);
+            }
+          });
+      return settled;
+    }
+    for (LiveFile file : scope) {
+      if (newFiles.contains(file.id())) {
+        continue;
+      }
+      RowPositions deleted = deletedRows(conf, snapshot.getPath(), file);
+      TableKeys.scan(
+          engine,
+          snapshot,
+          keys,
+          List.of(
+              new KeyFile(file.relativePath(), file.size(), file.partitionValues(), file.path())),
+          (key, fileId, position) -> {
+            if (touched.contains(key) && !deleted.contains(position)) {
+              settled.add(fileId, position);
+            }
+          });
+    }
     return settled;
+  }
+
+  private static RowPositions deletedRows(Configuration conf, String root, LiveFile file) {
+    if (file.deletionVector() == null) {
+      return new RowPositions();
+    }
+    try {
+      return DeletionVectorReader.read(conf, root, file.deletionVector());
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the deletion vector of " + file.path(), e);
+    }
   }
 }

@@ -22,10 +22,8 @@ import io.github.flinkdelta.core.table.LiveFiles.LiveFile;
 import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.write.DataFile;
-import io.github.flinkdelta.core.write.FileIds;
 import io.github.flinkdelta.core.write.FileLayout;
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -55,29 +53,24 @@ final class TableCommitter {
   private final SnapshotCache snapshots;
   private final int maxCommitRetries;
   private final WriteContexts writeContexts = new WriteContexts();
-  private final Configuration storageConf;
-  private final WrittenVectors writtenVectors =
-      new WrittenVectors(WrittenVectors.DEFAULT_BUDGET_BYTES);
+  private final UpsertCommitter upserts;
   private FileLayout filesLayout;
   private StructType checkedSchema;
-
-  /** The files of the latest version, once an upsert needed them; null until then or when stale. */
-  private LiveFiles liveFiles;
-
-  /** The key by which stale deletes are settled; null to refuse them. */
-  private KeyColumns upsertKey;
 
   TableCommitter(
       String tableName,
       Engine engine,
       SnapshotCache snapshots,
       int maxCommitRetries,
-      Configuration storageConf) {
+      Configuration storageConf,
+      LoggedVersions log) {
     this.tableName = tableName;
     this.engine = engine;
     this.snapshots = snapshots;
     this.maxCommitRetries = maxCommitRetries;
-    this.storageConf = storageConf;
+    this.upserts =
+        new UpsertCommitter(
+            tableName, engine, snapshots, storageConf, maxCommitRetries, writeContexts, log);
   }
 
   /**
@@ -90,20 +83,30 @@ final class TableCommitter {
   }
 
   /**
-   * Makes every later upsert commit settle deletes that another writer made stale by {@code key}
-   * ({@link StaleRows}) instead of failing with a {@link RewrittenFileException}.
+   * Makes every later commit an upsert commit, settled by {@code key} against other writers'
+   * changes ({@link UpsertCommitter}), instead of failing with a {@link RewrittenFileException}.
    */
   void settleStaleDeletesBy(KeyColumns key) {
-    this.upsertKey = key;
+    upserts.settleBy(key);
   }
 
   /**
    * Appends {@code files}, and deletes the rows {@code deletes} names, in one table version tagged
    * with transaction ({@code appId}, {@code txnVersion}), unless the table already holds that
-   * transaction version or a later one.
+   * transaction version or a later one; the writers' compactions {@code deletes} hands on follow in
+   * a version of their own.
    */
   CommitOutcome commit(
       String appId, long txnVersion, Iterable<DataFile> files, FileDeletes deletes) {
+    if (upserts.takes(deletes)) {
+      try {
+        return upserts.commit(appId, txnVersion, files, deletes, this::checkFilesFit);
+      } catch (SchemaChangedException | RewrittenFileException e) {
+        return new Conflicted(1, e);
+      } catch (RuntimeException e) {
+        return new Failed(e);
+      }
+    }
     for (int attempt = 1; ; attempt++) {
       StructType schema = snapshots.current().getSchema();
       try {
@@ -191,74 +194,13 @@ final class TableCommitter {
     Row state = txn.getTransactionState(engine);
     CloseableIterable<Row> appends =
         AppendActions.of(engine, state, snapshot, writeContexts, files);
-    UpsertActions upsert = null;
-    long staleRows = 0;
-    if (!deletes.isEmpty() || liveFiles != null) {
-      // Once an upsert listed the table's files, every commit carries the list forward.
-      LiveFiles live = liveFilesOf(snapshot);
-      try {
-        upsert =
-            UpsertActions.plan(
-                tableName, storageConf, snapshot, live, files, appends, deletes, writtenVectors);
-      } catch (RewrittenFileException e) {
-        if (upsertKey == null || deletes.deletedKeys().isEmpty()) {
-          throw e;
-        }
-        // A writer's compaction cannot land beside stale deletes: it is dropped, and the rows its
-        // index entries moved into its files count as stale too, so that the index is rebuilt.
-        Iterable<DataFile> kept = files;
-        FileDeletes base = deletes;
-        staleRows = e.staleRows();
-        if (!deletes.rewrittenInputs().isEmpty()) {
-          List<DataFile> withoutRewrites = new ArrayList<>();
-          for (DataFile file : files) {
-            if (deletes.rewrittenOutputs().contains(FileIds.of(file.path()))) {
-              staleRows += file.numRecords();
-            } else {
-              withoutRewrites.add(file);
-            }
-          }
-          kept = withoutRewrites;
-          base = deletes.withoutRewrites();
-          appends = AppendActions.of(engine, state, snapshot, writeContexts, kept);
-          staleRows = Math.max(staleRows, 1);
-        }
-        long started = System.nanoTime();
-        FileDeletes byKey =
-            StaleRows.settle(
-                engine, snapshot, upsertKey, kept, base, deletes.deletedKeys().get(), e.stale());
-        LOG.warn(
-            "Another writer moved or deleted {} rows of {} that the commit of appId {}, txn {}"
-                + " deletes; settled by key on version {} in {} ms: the commit deletes {} rows"
-                + " instead of {}",
-            staleRows,
-            tableName,
-            appId,
-            txnVersion,
-            snapshot.getVersion(),
-            (System.nanoTime() - started) / 1_000_000,
-            byKey.count(),
-            deletes.count());
-        upsert =
-            UpsertActions.plan(
-                tableName, storageConf, snapshot, live, kept, appends, byKey, writtenVectors);
-      }
-    }
     TransactionCommitResult result;
     try {
-      result = txn.commit(engine, upsert == null ? appends : upsert.actions());
+      result = txn.commit(engine, appends);
     } catch (ConcurrentTransactionException e) {
       Snapshot reloaded = snapshots.reload();
       return new AlreadyCommitted(
           reloaded.getVersion(), snapshots.transactionVersion(appId), settled);
-    }
-    if (upsert != null) {
-      upsert.committedInto(writtenVectors);
-      liveFiles =
-          result.getVersion() == snapshot.getVersion() + 1 && !RowTracking.isOn(snapshot)
-              ? liveFiles.next(
-                  result.getVersion(), upsert.changedEntries(), upsert.removedIds(), tableName)
-              : null; // others committed in between, or Kernel assigned row ids: list again
     }
     long publishMillis = snapshots.committed(result.getPostCommitSnapshot().orElse(null));
     // Kernel's post-commit hooks are not run here: Delta checkpoints are written off the commit
@@ -266,8 +208,7 @@ final class TableCommitter {
     // the version checksum by the snapshot cache above (VersionChecksums).
     long attempts = result.getTransactionReport().getTransactionMetrics().getNumCommitAttempts();
     int retries = (int) Math.max(0, attempts - 1) + settled;
-    return new Committed(
-        result.getVersion(), txnVersion, retries, conflicts, publishMillis, staleRows);
+    return new Committed(result.getVersion(), txnVersion, retries, conflicts, publishMillis, 0);
   }
 
   /**
@@ -313,25 +254,15 @@ final class TableCommitter {
     } catch (CommitStateUnknownException e) {
       Snapshot reloaded = snapshots.reload();
       if (snapshots.transactionVersion(appId) == txnVersion) {
-        liveFiles = null;
         return new Committed(reloaded.getVersion(), txnVersion, 1, 0, 0, 0);
       }
       return new Failed(e);
     } catch (RuntimeException e) {
       return new Failed(e);
     }
-    // The upsert sink's list of files no longer holds: the next upsert commit lists them again.
-    liveFiles = null;
     snapshots.committed(result.getPostCommitSnapshot().orElse(null));
     long attempts = result.getTransactionReport().getTransactionMetrics().getNumCommitAttempts();
     return new Committed(result.getVersion(), txnVersion, (int) Math.max(0, attempts - 1), 0, 0, 0);
-  }
-
-  private LiveFiles liveFilesOf(Snapshot snapshot) {
-    if (liveFiles == null || liveFiles.version() != snapshot.getVersion()) {
-      liveFiles = LiveFiles.of(engine, snapshot, tableName);
-    }
-    return liveFiles;
   }
 
   private void checkFilesFit(Snapshot snapshot) {

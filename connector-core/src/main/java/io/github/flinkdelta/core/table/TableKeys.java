@@ -20,12 +20,15 @@ import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.upsert.LiveRowConsumer;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileIds;
+import io.github.flinkdelta.core.write.PartitionValues;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -78,6 +81,36 @@ final class TableKeys {
       KeyColumns keys,
       Iterable<DataFile> files,
       LiveRowConsumer consumer) {
+    List<KeyFile> references = new ArrayList<>();
+    for (DataFile file : files) {
+      references.add(
+          new KeyFile(file.path(), file.sizeBytes(), file.partitionValues(), file.path()));
+    }
+    scan(engine, snapshot, keys, references, consumer);
+  }
+
+  /**
+   * A data file whose keys to read, which need not be in the snapshot whose schema reads it.
+   *
+   * @param relativePath its path relative to the table root, decoded
+   * @param size its size; -1 when unknown (a remove action need not say), to be asked of storage
+   * @param partitionValues its partition values; null when unknown, then taken from the path's
+   *     {@code column=value} directories
+   * @param description how messages name it
+   */
+  record KeyFile(
+      String relativePath, long size, Map<String, String> partitionValues, String description) {}
+
+  /**
+   * Reads the keys of the rows of {@code files} with the key columns as {@code snapshot} reads
+   * them: each row, deleted or not, with its position.
+   */
+  static void scan(
+      Engine engine,
+      Snapshot snapshot,
+      KeyColumns keys,
+      Iterable<KeyFile> files,
+      LiveRowConsumer consumer) {
     StructType read = readSchema(snapshot, keys);
     Scan scan = snapshot.getScanBuilder().withReadSchema(read).build();
     StructType physical = ScanStateRow.getPhysicalDataReadSchema(scan.getScanState(engine));
@@ -87,52 +120,74 @@ final class TableKeys {
         .forEach(c -> partitionColumns.add(c.toLowerCase(Locale.ROOT)));
     String root = snapshot.getPath().endsWith("/") ? snapshot.getPath() : snapshot.getPath() + "/";
     List<String> names = keys.names();
-    for (DataFile file : files) {
-      long fileId = FileIds.of(file.path());
-      FileStatus status = FileStatus.of(root + file.path(), file.sizeBytes(), 0);
-      try (CloseableIterator<ColumnarBatch> batches =
-          engine
-              .getParquetHandler()
-              .readParquetFiles(
-                  Utils.singletonCloseableIterator(status), physical, Optional.empty())
-              .map(result -> result.getData())) {
-        while (batches.hasNext()) {
-          ColumnarBatch batch = batches.next();
-          ColumnVector[] vectors = new ColumnVector[names.size()];
-          int dataColumn = 0;
-          for (int i = 0; i < vectors.length; i++) {
-            StructField field = read.at(i);
-            if (partitionColumns.contains(field.getName().toLowerCase(Locale.ROOT))) {
-              Literal value =
-                  PartitionUtils.literalForPartitionValue(
-                      field.getDataType(), partitionValue(file, field.getName()));
-              vectors[i] =
-                  engine
-                      .getExpressionHandler()
-                      .getEvaluator(batch.getSchema(), value, field.getDataType())
-                      .eval(batch);
-            } else {
-              vectors[i] = batch.getColumnVector(dataColumn++);
+    for (KeyFile file : files) {
+      long fileId = FileIds.of(file.relativePath());
+      String location = root + file.relativePath();
+      try {
+        long size =
+            file.size() >= 0
+                ? file.size()
+                : engine.getFileSystemClient().getFileStatus(location).getSize();
+        FileStatus status = FileStatus.of(location, size, 0);
+        try (CloseableIterator<ColumnarBatch> batches =
+            engine
+                .getParquetHandler()
+                .readParquetFiles(
+                    Utils.singletonCloseableIterator(status), physical, Optional.empty())
+                .map(result -> result.getData())) {
+          while (batches.hasNext()) {
+            ColumnarBatch batch = batches.next();
+            ColumnVector[] vectors = new ColumnVector[names.size()];
+            int dataColumn = 0;
+            for (int i = 0; i < vectors.length; i++) {
+              StructField field = read.at(i);
+              if (partitionColumns.contains(field.getName().toLowerCase(Locale.ROOT))) {
+                Literal value =
+                    PartitionUtils.literalForPartitionValue(
+                        field.getDataType(), partitionValue(file, field.getName()));
+                vectors[i] =
+                    engine
+                        .getExpressionHandler()
+                        .getEvaluator(batch.getSchema(), value, field.getDataType())
+                        .eval(batch);
+              } else {
+                vectors[i] = batch.getColumnVector(dataColumn++);
+              }
             }
-          }
-          ColumnVector positions = batch.getColumnVector(batch.getSchema().length() - 1);
-          for (int row = 0; row < batch.getSize(); row++) {
-            consumer.accept(keys.keyOf(vectors, row), fileId, positions.getLong(row));
+            ColumnVector positions = batch.getColumnVector(batch.getSchema().length() - 1);
+            for (int row = 0; row < batch.getSize(); row++) {
+              consumer.accept(keys.keyOf(vectors, row), fileId, positions.getLong(row));
+            }
           }
         }
       } catch (IOException e) {
-        throw new UncheckedIOException("Cannot read the keys of new data file " + file.path(), e);
+        throw new UncheckedIOException(
+            "Cannot read the keys of data file " + file.description(), e);
       }
     }
   }
 
-  private static String partitionValue(DataFile file, String column) {
-    for (var entry : file.partitionValues().entrySet()) {
-      if (entry.getKey().equalsIgnoreCase(column)) {
-        return entry.getValue();
+  private static String partitionValue(KeyFile file, String column) {
+    if (file.partitionValues() != null) {
+      for (var entry : file.partitionValues().entrySet()) {
+        if (entry.getKey().equalsIgnoreCase(column)) {
+          return entry.getValue();
+        }
+      }
+      return null;
+    }
+    // Writers put a file of partition column c with value v under a directory c=v (escaped).
+    for (String directory : file.relativePath().split("/")) {
+      int equals = directory.indexOf('=');
+      if (equals > 0 && directory.substring(0, equals).equalsIgnoreCase(column)) {
+        return PartitionValues.unescape(directory.substring(equals + 1));
       }
     }
-    return null;
+    throw new IllegalStateException(
+        String.format(
+            "A remove action of data file %s names no partition values, and its path holds no"
+                + " value of partition column '%s'",
+            file.description(), column));
   }
 
   /** The key columns as the snapshot names them, then the row index. */

@@ -34,7 +34,9 @@ import org.apache.hadoop.conf.Configuration;
  * vector would cover every row is removed instead (or, new, not added), so that dead files neither
  * stay in the table nor cost its readers. All vectors of the commit go into one deletion-vector
  * file, written before the commit. Files the writers compacted are removed, and the files written
- * in their place added, with {@code dataChange = false}.
+ * in their place added, with {@code dataChange = false}, only when an earlier connector version
+ * handed them on (this version commits a writer's compaction in a version of its own: {@link
+ * RewriteCommit}).
  *
  * <p>Remove actions and adds with a vector have no public builder in Kernel 4.4: they are made with
  * its internal {@link AddFile} and {@link SingleAction}, whose rows the commit takes as they are.
@@ -71,8 +73,8 @@ final class UpsertActions {
     this.emptiedNewFiles = emptiedNewFiles;
     this.emptied = emptied;
     this.vectors = vectors;
-    this.rewrittenInputs = Set.copyOf(deletes.rewrittenInputs());
-    this.rewrittenOutputs = Set.copyOf(deletes.rewrittenOutputs());
+    this.rewrittenInputs = Set.copyOf(deletes.legacyRewrittenInputs());
+    this.rewrittenOutputs = Set.copyOf(deletes.legacyRewrittenOutputs());
     this.appends = appends;
     this.root = root;
   }
@@ -146,7 +148,7 @@ final class UpsertActions {
       touched.add(new Touched(file, union, numRecords));
     }
     List<LiveFile> rewritten = new ArrayList<>();
-    for (long input : deletes.rewrittenInputs()) {
+    for (long input : deletes.legacyRewrittenInputs()) {
       LiveFile file = live.get(input);
       if (deletes.byFile().containsKey(input)) {
         throw new IllegalStateException(
@@ -214,6 +216,39 @@ final class UpsertActions {
         deletes,
         appends,
         URI.create(tableRoot));
+  }
+
+  /**
+   * The deletes of {@code deletes} that point at rows {@code live} no longer holds: in a file it
+   * does not list (another writer removed it), or already deleted by the file's vector. Deletes in
+   * the commit's own new files {@code newFiles} are never stale.
+   */
+  static Map<Long, RowPositions> stale(
+      String tableName,
+      Configuration conf,
+      Snapshot snapshot,
+      LiveFiles live,
+      Set<Long> newFiles,
+      FileDeletes deletes,
+      WrittenVectors written) {
+    Map<Long, RowPositions> stale = new HashMap<>();
+    for (Map.Entry<Long, RowPositions> entry : deletes.byFile().entrySet()) {
+      if (newFiles.contains(entry.getKey())) {
+        continue;
+      }
+      LiveFile file = live.get(entry.getKey());
+      if (file == null) {
+        stale.put(entry.getKey(), entry.getValue());
+        continue;
+      }
+      RowPositions deletedBefore =
+          existingVector(tableName, conf, snapshot.getPath(), file, written)
+              .intersection(entry.getValue());
+      if (!deletedBefore.isEmpty()) {
+        stale.put(entry.getKey(), deletedBefore);
+      }
+    }
+    return stale;
   }
 
   private static RowPositions existingVector(

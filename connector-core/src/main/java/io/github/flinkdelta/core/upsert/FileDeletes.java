@@ -25,13 +25,18 @@ import org.apache.flink.annotation.Internal;
  * checkpoint and files already in the table are named alike; the committer tells them apart.
  *
  * <p>Beside the positions, the keys of the rows deleted outright (by a {@code DELETE} or {@code
- * UPDATE_BEFORE}): when another writer moved or deleted a row a position names, the committer finds
- * the key's live rows by these keys, and by the keys of the checkpoint's new rows, instead.
+ * UPDATE_BEFORE}): when another writer moved or deleted a row a position names, or wrote a key the
+ * checkpoint touches, the committer finds the key's rows by these keys, and by the keys of the
+ * checkpoint's new rows, instead.
  *
- * <p>And the files the writers compacted: each writer rewrites files that only its own keys live in
- * and moves its index entries to the new files ({@link #addRewrite}). The commit removes the
- * rewritten files and adds their replacements, which are among the checkpoint's files, with {@code
- * dataChange = false}: they hold no new data.
+ * <p>The {@link #indexVersion() index version}: the table version up to which the writers' key
+ * index had taken in the changes of other writers when the checkpoint began. Rows another writer
+ * added after it are unknown to the index, and the committer settles the checkpoint's keys against
+ * them.
+ *
+ * <p>And the files the writers compacted ({@link RewriteLayout}): each writer rewrites files that
+ * only its own keys live in and moves its index entries to the new files. The committer commits the
+ * checkpoint's changes first and the rewrite in a version of its own, which changes no row.
  *
  * <p>A writer fills one while a checkpoint runs and hands it on at the barrier; from then on it is
  * read only, merged into a new one by the aggregator.
@@ -47,10 +52,23 @@ public final class FileDeletes {
   /** The keys of rows deleted outright; null when unknown (state of an earlier version). */
   private List<String> deletedKeys = new ArrayList<>();
 
-  /** Ids of the files a writer's compaction rewrote, and of the files it wrote in their place. */
-  private final NavigableSet<Long> rewrittenInputs = new TreeSet<>();
+  /** The writers' compactions, committed after the checkpoint's changes. */
+  private final List<RewriteLayout> rewrites = new ArrayList<>();
 
-  private final NavigableSet<Long> rewrittenOutputs = new TreeSet<>();
+  /**
+   * Files rewritten, and files written in their place, by a compaction handed on by an earlier
+   * connector version, which committed both in the checkpoint's own version; only in restored
+   * state.
+   */
+  private final NavigableSet<Long> legacyRewrittenInputs = new TreeSet<>();
+
+  private final NavigableSet<Long> legacyRewrittenOutputs = new TreeSet<>();
+
+  /** See {@link #indexVersion()}; -1 when unknown. */
+  private long indexVersion = UNKNOWN_VERSION;
+
+  /** The index version of deletes whose writers did not say it (state of earlier versions). */
+  public static final long UNKNOWN_VERSION = -1;
 
   /** An empty set to fill. */
   public FileDeletes() {}
@@ -60,21 +78,28 @@ public final class FileDeletes {
     return EMPTY;
   }
 
-  /** The union of {@code parts}, which are left as they are. */
+  /**
+   * The union of {@code parts}, which are left as they are; its index version is the least of
+   * theirs, and unknown when one of theirs is.
+   */
   public static FileDeletes union(Collection<FileDeletes> parts) {
     FileDeletes union = new FileDeletes();
+    long indexVersion = Long.MAX_VALUE;
     for (FileDeletes part : parts) {
       part.positions.forEach(
           (file, rows) ->
               union.positions.computeIfAbsent(file, f -> new RowPositions()).addAll(rows));
-      union.rewrittenInputs.addAll(part.rewrittenInputs);
-      union.rewrittenOutputs.addAll(part.rewrittenOutputs);
+      union.rewrites.addAll(part.rewrites);
+      union.legacyRewrittenInputs.addAll(part.legacyRewrittenInputs);
+      union.legacyRewrittenOutputs.addAll(part.legacyRewrittenOutputs);
       if (part.deletedKeys == null) {
         union.deletedKeys = null;
       } else if (union.deletedKeys != null) {
         union.deletedKeys.addAll(part.deletedKeys);
       }
+      indexVersion = Math.min(indexVersion, part.indexVersion);
     }
+    union.indexVersion = indexVersion == Long.MAX_VALUE ? UNKNOWN_VERSION : indexVersion;
     union.count = union.positions.values().stream().mapToLong(RowPositions::cardinality).sum();
     return union;
   }
@@ -104,12 +129,23 @@ public final class FileDeletes {
   }
 
   /**
-   * Records that some positions delete rows whose keys stay live elsewhere (a key the table held
-   * twice): such deletes cannot be settled by key, so {@link #deletedKeys} becomes unknown.
+   * Records that the checkpoint began with a key index that had taken in the changes of other
+   * writers up to table version {@code version}.
    */
-  public void addUnkeyed(long fileId, long position) {
-    add(fileId, position);
-    deletedKeys = null;
+  public void setIndexVersion(long version) {
+    if (this == EMPTY) {
+      throw new UnsupportedOperationException("The empty file deletes take no index version");
+    }
+    this.indexVersion = version;
+  }
+
+  /**
+   * The table version up to which the key index of the checkpoint's writers had taken in the
+   * changes of other writers when the checkpoint began; {@link #UNKNOWN_VERSION} when a writer did
+   * not say (state of an earlier connector version).
+   */
+  public long indexVersion() {
+    return indexVersion;
   }
 
   /**
@@ -123,49 +159,49 @@ public final class FileDeletes {
         : Optional.of(Collections.unmodifiableList(deletedKeys));
   }
 
-  /**
-   * Records that a writer rewrote the files {@code inputs} into the checkpoint's files {@code
-   * outputs}, after moving its index entries: the positions this set holds in the inputs are
-   * dropped, as their rows are deleted in the outputs instead.
-   */
-  public void addRewrite(Collection<Long> inputs, Collection<Long> outputs) {
+  /** Records that a writer compacted files as {@code layout} describes, after moving its index. */
+  public void addRewrite(RewriteLayout layout) {
     if (this == EMPTY) {
       throw new UnsupportedOperationException("The empty file deletes take no rewrite");
     }
-    for (Long input : inputs) {
-      RowPositions dropped = positions.remove(input);
-      if (dropped != null) {
-        count -= dropped.cardinality();
-      }
-    }
-    rewrittenInputs.addAll(inputs);
-    rewrittenOutputs.addAll(outputs);
+    rewrites.add(layout);
   }
 
-  /** The ids of the files the writers' compactions rewrote, read only. */
-  public Set<Long> rewrittenInputs() {
-    return Collections.unmodifiableSet(rewrittenInputs);
-  }
-
-  /** The ids of the checkpoint's files that replace {@link #rewrittenInputs}, read only. */
-  public Set<Long> rewrittenOutputs() {
-    return Collections.unmodifiableSet(rewrittenOutputs);
+  /** The writers' compactions, read only. */
+  public List<RewriteLayout> rewrites() {
+    return Collections.unmodifiableList(rewrites);
   }
 
   /**
-   * These deletes without the writers' rewrites: no inputs, no outputs, and none of the positions
-   * in the outputs. A commit that cannot take a rewrite drops it so; the inputs stay as they are.
+   * The ids of the checkpoint's files that compactions wrote: they replace rewritten files and hold
+   * no new data.
+   */
+  public Set<Long> rewrittenOutputs() {
+    Set<Long> outputs = new TreeSet<>(legacyRewrittenOutputs);
+    rewrites.forEach(layout -> outputs.addAll(layout.outputIds()));
+    return outputs;
+  }
+
+  /**
+   * The ids of files an earlier connector version's writer compacted, to be removed in the
+   * checkpoint's own version; read only, and empty but in restored state.
+   */
+  public Set<Long> legacyRewrittenInputs() {
+    return Collections.unmodifiableSet(legacyRewrittenInputs);
+  }
+
+  /** The files written in place of {@link #legacyRewrittenInputs}, read only. */
+  public Set<Long> legacyRewrittenOutputs() {
+    return Collections.unmodifiableSet(legacyRewrittenOutputs);
+  }
+
+  /**
+   * These deletes without the writers' compactions of this connector version, which commit in a
+   * version of their own: what the checkpoint's own version deletes.
    */
   public FileDeletes withoutRewrites() {
     FileDeletes kept = without(Map.of());
-    for (Long output : rewrittenOutputs) {
-      RowPositions dropped = kept.positions.remove(output);
-      if (dropped != null) {
-        kept.count -= dropped.cardinality();
-      }
-    }
-    kept.rewrittenInputs.clear();
-    kept.rewrittenOutputs.clear();
+    kept.rewrites.clear();
     return kept;
   }
 
@@ -185,14 +221,16 @@ public final class FileDeletes {
           }
         });
     kept.deletedKeys = deletedKeys == null ? null : new ArrayList<>(deletedKeys);
-    kept.rewrittenInputs.addAll(rewrittenInputs);
-    kept.rewrittenOutputs.addAll(rewrittenOutputs);
+    kept.rewrites.addAll(rewrites);
+    kept.legacyRewrittenInputs.addAll(legacyRewrittenInputs);
+    kept.legacyRewrittenOutputs.addAll(legacyRewrittenOutputs);
+    kept.indexVersion = indexVersion;
     return kept;
   }
 
   /** Whether no row is deleted and no file rewritten. */
   public boolean isEmpty() {
-    return count == 0 && rewrittenInputs.isEmpty();
+    return count == 0 && rewrites.isEmpty() && legacyRewrittenInputs.isEmpty();
   }
 
   /** The number of deleted rows. */
@@ -207,10 +245,14 @@ public final class FileDeletes {
 
   /**
    * Writes the deletes: the number of files, then per file its id and positions; then the number of
-   * deleted keys (-1 when unknown) and each key as length-prefixed UTF-8; then the number of
-   * rewritten files and their ids, and the number of files written in their place and their ids.
+   * deleted keys (-1 when unknown) and each key as length-prefixed UTF-8; then the index version,
+   * and the number of rewrites and each {@link RewriteLayout}.
    */
   public void writeTo(DataOutput out) throws IOException {
+    if (!legacyRewrittenInputs.isEmpty()) {
+      // Restored state is committed, never written again: the aggregator makes new committables.
+      throw new IllegalStateException("Deletes with a compaction of an earlier version are final");
+    }
     out.writeInt(positions.size());
     for (Map.Entry<Long, RowPositions> entry : positions.entrySet()) {
       out.writeLong(entry.getKey());
@@ -226,14 +268,10 @@ public final class FileDeletes {
         out.write(bytes);
       }
     }
-    writeIds(rewrittenInputs, out);
-    writeIds(rewrittenOutputs, out);
-  }
-
-  private static void writeIds(Set<Long> ids, DataOutput out) throws IOException {
-    out.writeInt(ids.size());
-    for (long id : ids) {
-      out.writeLong(id);
+    out.writeLong(indexVersion);
+    out.writeInt(rewrites.size());
+    for (RewriteLayout layout : rewrites) {
+      layout.writeTo(out);
     }
   }
 
@@ -247,13 +285,20 @@ public final class FileDeletes {
     }
   }
 
-  /**
-   * Reads what {@link #writeTo} wrote. Earlier formats ended sooner: {@code withRewrites} false
-   * reads one that ended after the keys, {@code withKeys} false one that ended after the positions
-   * and leaves the deleted keys unknown.
-   */
-  public static FileDeletes readFrom(DataInput in, boolean withKeys, boolean withRewrites)
-      throws IOException {
+  /** The layouts of state: what each version after the first with deletes added. */
+  public enum Format {
+    /** Positions only. */
+    POSITIONS,
+    /** And the deleted keys. */
+    DELETED_KEYS,
+    /** And the ids of the files writers compacted, committed in the checkpoint's own version. */
+    REWRITTEN_IDS,
+    /** The index version and rewrite layouts instead of the ids: this version's. */
+    INDEX_VERSION
+  }
+
+  /** Reads what {@link #writeTo} wrote, or what an earlier version wrote in {@code format}. */
+  public static FileDeletes readFrom(DataInput in, Format format) throws IOException {
     int files = in.readInt();
     if (files < 0) {
       throw new IOException("Corrupt sink state: " + files + " files with deletes");
@@ -265,7 +310,7 @@ public final class FileDeletes {
       deletes.positions.put(file, rows);
       deletes.count += rows.cardinality();
     }
-    if (!withKeys) {
+    if (format == Format.POSITIONS) {
       deletes.deletedKeys = null;
       return files == 0 ? EMPTY : deletes;
     }
@@ -285,11 +330,26 @@ public final class FileDeletes {
       in.readFully(bytes);
       deletes.deletedKeys.add(new String(bytes, StandardCharsets.UTF_8));
     }
-    if (withRewrites) {
-      readIds(in, deletes.rewrittenInputs);
-      readIds(in, deletes.rewrittenOutputs);
+    if (format == Format.REWRITTEN_IDS) {
+      readIds(in, deletes.legacyRewrittenInputs);
+      readIds(in, deletes.legacyRewrittenOutputs);
+    } else if (format == Format.INDEX_VERSION) {
+      deletes.indexVersion = in.readLong();
+      int rewrites = in.readInt();
+      if (rewrites < 0) {
+        throw new IOException("Corrupt sink state: " + rewrites + " rewrites");
+      }
+      for (int i = 0; i < rewrites; i++) {
+        deletes.rewrites.add(RewriteLayout.readFrom(in));
+      }
     }
-    return files == 0 && keys == 0 && deletes.rewrittenInputs.isEmpty() ? EMPTY : deletes;
+    boolean nothing =
+        files == 0
+            && keys == 0
+            && deletes.rewrites.isEmpty()
+            && deletes.legacyRewrittenInputs.isEmpty()
+            && deletes.indexVersion == UNKNOWN_VERSION;
+    return nothing ? EMPTY : deletes;
   }
 
   private static final int MAX_KEY_BYTES = 1 << 24;
@@ -299,8 +359,10 @@ public final class FileDeletes {
     return other instanceof FileDeletes that
         && positions.equals(that.positions)
         && Objects.equals(deletedKeys, that.deletedKeys)
-        && rewrittenInputs.equals(that.rewrittenInputs)
-        && rewrittenOutputs.equals(that.rewrittenOutputs);
+        && indexVersion == that.indexVersion
+        && rewrites.equals(that.rewrites)
+        && legacyRewrittenInputs.equals(that.legacyRewrittenInputs)
+        && legacyRewrittenOutputs.equals(that.legacyRewrittenOutputs);
   }
 
   @Override
@@ -314,10 +376,9 @@ public final class FileDeletes {
         + count
         + " rows in "
         + positions.size()
-        + " files"
-        + (rewrittenInputs.isEmpty()
-            ? ""
-            : ", " + rewrittenInputs.size() + " files rewritten into " + rewrittenOutputs.size())
+        + " files, index at version "
+        + indexVersion
+        + (rewrites.isEmpty() ? "" : ", " + rewrites.size() + " rewrites")
         + "]";
   }
 }

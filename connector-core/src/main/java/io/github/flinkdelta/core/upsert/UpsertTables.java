@@ -109,6 +109,15 @@ public final class UpsertTables {
     return null;
   }
 
+  /**
+   * The app id under which the compactions of an upsert sink's writers are committed, for the sink
+   * committing under {@code appId}: in a version of their own after each checkpoint's, each with a
+   * transaction id of its own, so that a replay commits each exactly once.
+   */
+  public static String rewriteAppId(String appId) {
+    return appId + "/compactions";
+  }
+
   /** Whether writers may write deletion vectors into a table of {@code properties}. */
   public static boolean deletionVectorsOn(Map<String, String> properties) {
     return on(properties, DELETION_VECTORS);

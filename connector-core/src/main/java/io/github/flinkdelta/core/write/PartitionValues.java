@@ -71,4 +71,26 @@ public final class PartitionValues {
     }
     return out == null ? text : out.toString();
   }
+
+  /**
+   * The value a directory name {@code name=escaped} holds, {@link #escape} undone; null for {@link
+   * #NULL_DIRECTORY}.
+   */
+  public static String unescape(String escaped) {
+    if (NULL_DIRECTORY.equals(escaped)) {
+      return null;
+    }
+    StringBuilder out = new StringBuilder(escaped.length());
+    for (int i = 0; i < escaped.length(); i++) {
+      char c = escaped.charAt(i);
+      if (c == '%' && i + 2 < escaped.length()) {
+        int code = Integer.parseInt(escaped.substring(i + 1, i + 3), 16);
+        out.append((char) code);
+        i += 2;
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
 }

@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
+import io.github.flinkdelta.core.testing.CommitFaults;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
+import io.github.flinkdelta.core.testing.FaultyPathTable;
 import io.github.flinkdelta.core.testing.TestTables;
 import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.upsert.MovedRows;
+import io.github.flinkdelta.core.upsert.RewriteLayout;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileIds;
 import io.github.flinkdelta.core.write.FileWriteOptions;
@@ -36,10 +39,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An upsert writer's compaction of its own files: the rewrite reports every live row's key with its
- * old and new place, and the checkpoint's commit removes the rewritten files and adds the new ones
- * with {@code dataChange = false}, with the rows that changed since the rewrite read them deleted
- * in the new files. When another writer removed a rewritten file first, the commit drops the
- * rewrite and settles the checkpoint's deletes by key.
+ * old and new place, from which the writer makes the rewrite's {@link RewriteLayout}. The commit of
+ * the checkpoint that hands it on lands in two versions: the checkpoint's changes (new files, rows
+ * deleted in the rewritten files) with {@code dataChange = true}, then the rewrite alone with
+ * {@code dataChange = false}, removing exactly the rows it adds. Every row deleted in a rewritten
+ * file after the rewrite read it, by the sink or by another writer, is deleted in the new files.
  */
 class OwnFilesCompactionTest {
 
@@ -57,9 +61,11 @@ class OwnFilesCompactionTest {
   @TempDir Path dir;
 
   @Test
-  void aWritersRewriteMovesEveryLiveRowAndCommitsWithItsCheckpoint() throws Exception {
+  void aWritersRewriteMovesEveryLiveRowAndCommitsAfterItsCheckpointWithoutChangingARow()
+      throws Exception {
     String path = dir.resolve("t").toUri().toString();
     try (DeltaTable table = create(path)) {
+      table.settleStaleDeletesBy(KEY);
       DataFile a = write(path, 0, 5, "a");
       DataFile b = write(path, 5, 5, "b");
       DataFile other = write(path, 10, 5, "o");
@@ -98,12 +104,12 @@ class OwnFilesCompactionTest {
           .extracting(RowLocation::fileId, RowLocation::position)
           .containsExactlyInAnyOrder(positions(FileIds.of(output.path()), 9).toArray(new Tuple[0]));
 
-      // The next checkpoint updates key 3 after the rewrite read it: the writer deletes the old
-      // row, which the rewrite moved, in the new file.
+      // The checkpoint that hands the rewrite on updated key 3 before the writer moved its index:
+      // its delete points at the rewritten file.
       DataFile update = write(path, 3, 1, "new");
       FileDeletes deletes = deletes(a, 3);
-      deletes.add(movedTo.get(3L).fileId(), movedTo.get(3L).position());
-      deletes.addRewrite(prepared.removedIds(), List.of(FileIds.of(output.path())));
+      deletes.setIndexVersion(2);
+      deletes.addRewrite(layout(prepared, moved));
       TestTables.committed(table.commit("app", 3, List.of(update, output), deletes));
 
       assertThat(values(path))
@@ -123,28 +129,32 @@ class OwnFilesCompactionTest {
                   Map.entry(12L, "o12"),
                   Map.entry(13L, "o13"),
                   Map.entry(14L, "o14")));
-      List<JsonNode> actions = actions(path, 3);
-      assertThat(of(actions, "remove"))
+      assertThat(DeltaTableReader.version(path)).isEqualTo(4);
+      // The checkpoint's version: the update and the delete of key 3's row in a, as data changes.
+      List<JsonNode> checkpoint = actions(path, 3);
+      assertThat(checkpoint.stream().flatMap(OwnFilesCompactionTest::fileActions))
+          .extracting(action -> action.get("dataChange").asBoolean())
+          .containsOnly(true);
+      assertThat(of(checkpoint, "add"))
+          .extracting(add -> add.get("path").asText())
+          .containsExactlyInAnyOrder(update.path(), a.path());
+      // The rewrite's version: a and b out, the output in, no row changed.
+      List<JsonNode> rewrite = actions(path, 4);
+      assertThat(of(rewrite, "remove"))
           .extracting(r -> r.get("path").asText(), r -> r.get("dataChange").asBoolean())
           .containsExactlyInAnyOrder(Tuple.tuple(a.path(), false), Tuple.tuple(b.path(), false));
-      JsonNode compacted =
-          of(actions, "add").stream()
-              .filter(add -> add.get("path").asText().equals(output.path()))
-              .findFirst()
-              .orElseThrow();
+      JsonNode compacted = of(rewrite, "add").get(0);
+      assertThat(of(rewrite, "add")).hasSize(1);
+      assertThat(compacted.get("path").asText()).isEqualTo(output.path());
       assertThat(compacted.get("dataChange").asBoolean()).isFalse();
       assertThat(compacted.get("deletionVector").get("cardinality").asLong()).isEqualTo(1);
-      JsonNode added =
-          of(actions, "add").stream()
-              .filter(add -> add.get("path").asText().equals(update.path()))
-              .findFirst()
-              .orElseThrow();
-      assertThat(added.get("dataChange").asBoolean()).isTrue();
+      assertThat(liveRows(of(rewrite, "add"))).isEqualTo(liveRows(of(rewrite, "remove")));
+      assertThat(transaction(rewrite)).isEqualTo("app/compactions:3");
     }
   }
 
   @Test
-  void aRewriteWhoseFileAnotherWriterRemovedIsDroppedAndItsDeletesSettledByKey() throws Exception {
+  void aRowAnotherWriterDeletedAfterTheRewriteReadItStaysDeleted() throws Exception {
     String path = dir.resolve("t").toUri().toString();
     try (DeltaTable table = create(path)) {
       table.settleStaleDeletesBy(KEY);
@@ -152,28 +162,50 @@ class OwnFilesCompactionTest {
       DataFile b = write(path, 5, 5, "b");
       TestTables.committed(table.commit("app", 1, List.of(a, b)));
       Rewrite rewrite = rewriteAll(table);
-      PreparedCompaction prepared = rewrite.prepared();
-      DataFile output = rewrite.output();
-      Map<Long, RowLocation> movedTo = rewrite.movedTo();
 
-      // Another writer moves file a's rows first.
+      // Another writer deletes key 6 (a DELETE with a deletion vector) after the rewrite read b.
+      TestTables.committed(table.commit("other", 1, List.of(), deletes(b, 1)));
+
+      FileDeletes deletes = new FileDeletes();
+      deletes.setIndexVersion(1);
+      deletes.addRewrite(rewrite.layout());
+      TestTables.committed(table.commit("app", 2, List.of(rewrite.output()), deletes));
+
+      assertThat(values(path)).doesNotContainKey(6L).hasSize(9);
+      long last = DeltaTableReader.version(path);
+      assertThat(liveRows(of(actions(path, last), "add")))
+          .isEqualTo(liveRows(of(actions(path, last), "remove")));
+    }
+  }
+
+  @Test
+  void aRewriteWhoseFileAnotherWriterMovedLandsWithoutThatFilesRows() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = create(path)) {
+      table.settleStaleDeletesBy(KEY);
+      DataFile a = write(path, 0, 5, "a");
+      DataFile b = write(path, 5, 5, "b");
+      TestTables.committed(table.commit("app", 1, List.of(a, b)));
+      Rewrite rewrite = rewriteAll(table);
+      long indexVersion = DeltaTableReader.version(path);
+
+      // Another writer moves file a's rows first (a compaction of its own).
       DataFile elsewhere = write(path, 0, 5, "a");
       TestTables.committed(table.commit("other", 1, List.of(elsewhere)));
       long removedAt = removeFromLog(path, a);
 
-      // The checkpoint updates key 2 and deletes key 7, both rows the rewrite moved.
+      // The checkpoint updates key 2 (whose delete points into a, now gone) and deletes key 7.
       DataFile update = write(path, 2, 1, "new");
       FileDeletes deletes = deletes(a, 2);
       deletes.add(FileIds.of(b.path()), 2);
       deletes.addDeletedKey("7");
-      deletes.add(movedTo.get(2L).fileId(), movedTo.get(2L).position());
-      deletes.add(movedTo.get(7L).fileId(), movedTo.get(7L).position());
-      deletes.addRewrite(prepared.removedIds(), List.of(FileIds.of(output.path())));
-      CommitOutcome outcome = table.commit("app", 2, List.of(update, output), deletes);
+      deletes.setIndexVersion(indexVersion);
+      deletes.addRewrite(rewrite.layout());
+      CommitOutcome outcome = table.commit("app", 2, List.of(update, rewrite.output()), deletes);
 
       assertThat(((CommitOutcome.Committed) outcome).staleRows())
-          .as("rows whose index entries the dropped rewrite moved")
-          .isPositive();
+          .as("the stale delete of key 2's row, whose moved row is deleted by key instead")
+          .isEqualTo(1);
       assertThat(values(path))
           .containsExactlyInAnyOrderEntriesOf(
               Map.ofEntries(
@@ -186,19 +218,20 @@ class OwnFilesCompactionTest {
                   Map.entry(6L, "b6"),
                   Map.entry(8L, "b8"),
                   Map.entry(9L, "b9")));
-      List<JsonNode> actions = actions(path, removedAt + 1);
-      assertThat(of(actions, "add"))
-          .extracting(add -> add.get("path").asText())
-          .doesNotContain(output.path());
-      assertThat(of(actions, "remove"))
-          .extracting(remove -> remove.get("dataChange").asBoolean())
-          .as("no file is removed as compacted")
-          .containsOnly(true);
+      List<JsonNode> compaction = actions(path, removedAt + 2);
+      assertThat(of(compaction, "remove"))
+          .extracting(r -> r.get("path").asText())
+          .containsExactly(b.path());
+      JsonNode output = of(compaction, "add").get(0);
+      assertThat(output.get("deletionVector").get("cardinality").asLong())
+          .as("a's five rows and key 7's")
+          .isEqualTo(6);
+      assertThat(liveRows(of(compaction, "add"))).isEqualTo(liveRows(of(compaction, "remove")));
     }
   }
 
   @Test
-  void aRewriteLeavingOutAFileThisSinkSinceEmptiedLandsWithoutSettling() throws Exception {
+  void aRewriteOfAFileTheSinkSinceEmptiedLandsWithTheOtherFiles() throws Exception {
     String path = dir.resolve("t").toUri().toString();
     try (DeltaTable table = create(path)) {
       table.settleStaleDeletesBy(KEY);
@@ -206,22 +239,15 @@ class OwnFilesCompactionTest {
       DataFile b = write(path, 5, 5, "b");
       TestTables.committed(table.commit("app", 1, List.of(a, b)));
       Rewrite rewrite = rewriteAll(table);
-      PreparedCompaction prepared = rewrite.prepared();
-      DataFile output = rewrite.output();
-      Map<Long, RowLocation> movedTo = rewrite.movedTo();
 
       // Before the rewrite is handed on, the sink deletes every row of file a: it leaves the table.
       TestTables.committed(table.commit("app", 2, List.of(), deletes(a, 0, 1, 2, 3, 4)));
       assertThat(of(actions(path, 2), "add")).isEmpty();
 
-      // The writer finds none of a's keys where the rewrite read them: their moved rows are dead,
-      // and file a, gone with its last row, is left out of the rewrite's inputs.
       FileDeletes deletes = new FileDeletes();
-      for (long key = 0; key < 5; key++) {
-        deletes.add(movedTo.get(key).fileId(), movedTo.get(key).position());
-      }
-      deletes.addRewrite(List.of(FileIds.of(b.path())), List.of(FileIds.of(output.path())));
-      CommitOutcome outcome = table.commit("app", 3, List.of(output), deletes);
+      deletes.setIndexVersion(2);
+      deletes.addRewrite(rewrite.layout());
+      CommitOutcome outcome = table.commit("app", 3, List.of(rewrite.output()), deletes);
 
       assertThat(((CommitOutcome.Committed) outcome).staleRows()).isZero();
       assertThat(values(path))
@@ -235,26 +261,88 @@ class OwnFilesCompactionTest {
           .singleElement()
           .satisfies(
               add -> {
-                assertThat(add.get("path").asText()).isEqualTo(output.path());
+                assertThat(add.get("path").asText()).isEqualTo(rewrite.output().path());
                 assertThat(add.get("deletionVector").get("cardinality").asLong()).isEqualTo(5);
               });
     }
   }
 
-  /** A writer's rewrite of every file, its one output file, and where it moved each key. */
-  private record Rewrite(
-      PreparedCompaction prepared, DataFile output, Map<Long, RowLocation> movedTo) {}
+  @Test
+  void aReplayAfterTheCheckpointsVersionLandedCommitsTheRewriteOnce() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    CommitFaults faults = new CommitFaults();
+    TestTables.create(path, TYPE, List.of(), Map.of("delta.enableDeletionVectors", "true")).close();
+    try (DeltaTable table =
+        DeltaTable.open(
+            TableRequest.of(
+                new FaultyPathTable(path, faults), new org.apache.hadoop.conf.Configuration()))) {
+      table.settleStaleDeletesBy(KEY);
+      DataFile a = write(path, 0, 5, "a");
+      DataFile b = write(path, 5, 5, "b");
+      TestTables.committed(table.commit("app", 1, List.of(a, b)));
+      Rewrite rewrite = rewriteAll(table);
+      DataFile update = write(path, 0, 1, "new");
+      FileDeletes deletes = deletes(a, 0);
+      deletes.setIndexVersion(1);
+      deletes.addRewrite(rewrite.layout());
 
-  private static Rewrite rewriteAll(DeltaTable table) throws IOException {
+      faults.arm(CommitFaults.Fault.NONE, CommitFaults.Fault.FAIL_FOR_GOOD);
+      CommitOutcome failed = table.commit("app", 2, List.of(update, rewrite.output()), deletes);
+      assertThat(failed).isInstanceOf(CommitOutcome.Failed.class);
+      assertThat(faults.fired()).isEqualTo(1);
+      assertThat(values(path)).containsEntry(0L, "new0").hasSize(10);
+
+      CommitOutcome replayed = table.commit("app", 2, List.of(update, rewrite.output()), deletes);
+      assertThat(replayed).isInstanceOf(CommitOutcome.AlreadyCommitted.class);
+      assertThat(DeltaTableReader.version(path)).isEqualTo(3);
+      assertThat(of(actions(path, 3), "add"))
+          .extracting(add -> add.get("path").asText())
+          .containsExactly(rewrite.output().path());
+      assertThat(values(path)).containsEntry(0L, "new0").hasSize(10);
+      assertThat(table.commit("app", 2, List.of(update, rewrite.output()), deletes))
+          .isInstanceOf(CommitOutcome.AlreadyCommitted.class);
+      assertThat(DeltaTableReader.version(path)).isEqualTo(3);
+    }
+  }
+
+  /** A writer's rewrite of every file, its one output file, and its layout. */
+  private record Rewrite(PreparedCompaction prepared, DataFile output, RewriteLayout layout) {}
+
+  private static Rewrite rewriteAll(DeltaTable table) {
     MovedRows moved = new MovedRows();
     PreparedCompaction prepared =
         table
             .prepareCompactionOfOwnFiles(
                 OPTIONS, WRITE_OPTIONS, file -> true, "part-00000-compacted", KEY, moved)
             .orElseThrow();
-    Map<Long, RowLocation> movedTo = new HashMap<>();
-    moved.forEach((key, fromFile, fromPosition, to) -> movedTo.put(Long.parseLong(key), to));
-    return new Rewrite(prepared, prepared.writtenFiles().toList().get(0), movedTo);
+    return new Rewrite(prepared, prepared.writtenFiles().toList().get(0), layout(prepared, moved));
+  }
+
+  private static RewriteLayout layout(PreparedCompaction prepared, MovedRows moved) {
+    RewriteLayout.Builder layout = new RewriteLayout.Builder(prepared.readVectors());
+    moved.forEach(layout);
+    return layout.build(prepared.removedIds());
+  }
+
+  /** The rows the file actions name that no deletion vector deletes. */
+  private static long liveRows(List<JsonNode> fileActions) throws IOException {
+    long live = 0;
+    for (JsonNode action : fileActions) {
+      long records = JSON.readTree(action.get("stats").asText()).get("numRecords").asLong();
+      JsonNode vector = action.get("deletionVector");
+      live +=
+          records - (vector == null || vector.isNull() ? 0 : vector.get("cardinality").asLong());
+    }
+    return live;
+  }
+
+  private static java.util.stream.Stream<JsonNode> fileActions(JsonNode action) {
+    return java.util.stream.Stream.of("add", "remove").filter(action::has).map(action::get);
+  }
+
+  private static String transaction(List<JsonNode> actions) {
+    JsonNode txn = of(actions, "txn").get(0);
+    return txn.get("appId").asText() + ":" + txn.get("version").asLong();
   }
 
   private static List<Tuple> positions(long fileId, int count) {

@@ -9,6 +9,10 @@ import io.github.flinkdelta.core.testing.TestTables;
 import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileIds;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -266,14 +270,22 @@ class UpsertCommitTest {
   }
 
   @Test
-  void staleDeletesWithoutTheirKeysAreRefusedEvenWhenSettlingByKey() throws Exception {
+  void staleDeletesOfStateWithoutTheirKeysAreRefusedEvenWhenSettlingByKey() throws Exception {
     String path = dir.resolve("t").toUri().toString();
     try (DeltaTable table = create(path, Map.of())) {
       table.settleStaleDeletesBy(KEY);
       DataFile file = commitKeysZeroToFour(table, path);
       TestTables.committed(table.commit("other", 1, List.of(), deletes(file, 3)));
-      FileDeletes deletes = new FileDeletes();
-      deletes.addUnkeyed(FileIds.of(file.path()), 3);
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      DataOutputStream out = new DataOutputStream(bytes);
+      // State of the first connector version with deletes: positions only.
+      out.writeInt(1);
+      out.writeLong(FileIds.of(file.path()));
+      deletes(file, 3).byFile().get(FileIds.of(file.path())).writeTo(out);
+      FileDeletes deletes =
+          FileDeletes.readFrom(
+              new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())),
+              FileDeletes.Format.POSITIONS);
 
       CommitOutcome outcome = table.commit("app", 2, List.of(), deletes);
 

@@ -27,6 +27,8 @@ public final class CommitFaults implements Serializable {
 
   /** What the next commit meets. */
   public enum Fault {
+    /** The commit goes through: a place in the queue for a commit that is to meet no fault. */
+    NONE,
     /** The commit lands, then its answer is lost: Kernel sees a retryable failure. */
     LAND_THEN_LOSE_THE_RESPONSE,
     /** The commit fails before anything is written, retryably. */
@@ -66,6 +68,10 @@ public final class CommitFaults implements Serializable {
         Engine engine, CloseableIterator<Row> actions, CommitMetadata metadata)
         throws CommitFailedException {
       Fault fault = faults.armed.poll();
+      if (fault == Fault.NONE) {
+        return DefaultFileSystemManagedTableOnlyCommitter.INSTANCE.commit(
+            engine, actions, metadata);
+      }
       if (fault == null) {
         return DefaultFileSystemManagedTableOnlyCommitter.INSTANCE.commit(
             engine, actions, metadata);

@@ -3,7 +3,10 @@ package io.github.flinkdelta.core.upsert;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
+import io.github.flinkdelta.core.deletion.RowPositions;
 import io.github.flinkdelta.core.write.FileIds;
+import io.github.flinkdelta.core.write.RowLocation;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -97,8 +100,11 @@ class UpsertValuesTest {
     FileDeletes b = new FileDeletes();
     b.add(1, 6);
     b.addDeletedKey("7");
-    FileDeletes union = FileDeletes.union(List.of(a, b, FileDeletes.empty()));
+    a.setIndexVersion(12);
+    b.setIndexVersion(9);
+    FileDeletes union = FileDeletes.union(List.of(a, b));
     assertThat(union.deletedKeys()).contains(List.of("k\u00e9", "7"));
+    assertThat(union.indexVersion()).as("the least index version").isEqualTo(9);
     assertThat(a.count()).isEqualTo(2);
     assertThat(union.count()).isEqualTo(3);
     assertThat(union.byFile().get(1L).contains(6)).isTrue();
@@ -107,14 +113,17 @@ class UpsertValuesTest {
     union.writeTo(new DataOutputStream(bytes));
     FileDeletes read =
         FileDeletes.readFrom(
-            new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), true, true);
+            new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())),
+            FileDeletes.Format.INDEX_VERSION);
     assertThat(read).isEqualTo(union);
     assertThat(read.count()).isEqualTo(3);
+    assertThat(read.indexVersion()).isEqualTo(9);
     assertThat(read.deletedKeys()).contains(List.of("k\u00e9", "7"));
   }
 
   @Test
-  void deletedKeysAreUnknownInTheEarlierFormatAndAfterAnUnkeyedDelete() throws Exception {
+  void deletedKeysAreUnknownInTheEarlierFormatAndTheIndexVersionInAllEarlierFormats()
+      throws Exception {
     FileDeletes positionsOnly = new FileDeletes();
     positionsOnly.add(4, 2);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -125,58 +134,75 @@ class UpsertValuesTest {
     positionsOnly.byFile().get(4L).writeTo(out);
     FileDeletes earlier =
         FileDeletes.readFrom(
-            new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), false, false);
+            new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())),
+            FileDeletes.Format.POSITIONS);
     assertThat(earlier.byFile()).isEqualTo(positionsOnly.byFile());
     assertThat(earlier.deletedKeys()).isEmpty();
-
-    FileDeletes unkeyed = new FileDeletes();
-    unkeyed.addDeletedKey("1");
-    unkeyed.addUnkeyed(4, 3);
-    assertThat(unkeyed.deletedKeys()).isEmpty();
-    assertThat(FileDeletes.union(List.of(positionsOnly, unkeyed)).deletedKeys()).isEmpty();
-    ByteArrayOutputStream again = new ByteArrayOutputStream();
-    unkeyed.writeTo(new DataOutputStream(again));
-    assertThat(
-            FileDeletes.readFrom(
-                    new DataInputStream(new ByteArrayInputStream(again.toByteArray())), true, true)
-                .deletedKeys())
-        .isEmpty();
+    assertThat(earlier.indexVersion()).isEqualTo(FileDeletes.UNKNOWN_VERSION);
+    assertThat(FileDeletes.union(List.of(positionsOnly, earlier)).deletedKeys()).isEmpty();
+    assertThat(FileDeletes.union(List.of(positionsOnly, earlier)).indexVersion())
+        .isEqualTo(FileDeletes.UNKNOWN_VERSION);
   }
 
   @Test
-  void aRewriteDropsTheInputsPositionsAndDroppingItDropsTheOutputsPositions() throws Exception {
+  void aDeleteOfADuplicateRowKeepsTheDeletedKeysKnown() {
+    FileDeletes deletes = new FileDeletes();
+    deletes.addDeletedKey("1");
+    // A second row of a key whose live row stays elsewhere: deleted by position alone.
+    deletes.add(4, 3);
+    assertThat(deletes.deletedKeys()).contains(List.of("1"));
+  }
+
+  @Test
+  void rewritesRoundTripAndLeaveTheCheckpointsDeletesAsTheyAre() throws Exception {
     FileDeletes deletes = new FileDeletes();
     deletes.add(1, 4);
-    deletes.add(1, 5);
     deletes.add(2, 0);
     deletes.addDeletedKey("k");
-    deletes.addRewrite(List.of(1L), List.of(9L));
-    deletes.add(9, 3);
-    assertThat(deletes.byFile()).containsOnlyKeys(2L, 9L);
-    assertThat(deletes.count()).isEqualTo(2);
-    assertThat(deletes.rewrittenInputs()).containsExactly(1L);
-    assertThat(deletes.rewrittenOutputs()).containsExactly(9L);
-
-    FileDeletes other = new FileDeletes();
-    other.addRewrite(List.of(3L), List.of());
-    FileDeletes union = FileDeletes.union(List.of(deletes, other));
-    assertThat(union.rewrittenInputs()).containsExactly(1L, 3L);
-    assertThat(union.isEmpty()).isFalse();
-    assertThat(other.isEmpty()).as("a rewrite whose rows were all deleted").isFalse();
+    deletes.setIndexVersion(7);
+    RewriteLayout layout =
+        new RewriteLayout(
+            List.of(
+                new RewriteLayout.Input(
+                    1,
+                    DeletionVectorDescriptor.inline(new RowPositions().toBitmapData(), 0),
+                    List.of(new RewriteLayout.Run(9, 0, 4), new RewriteLayout.Run(10, 0, 2))),
+                new RewriteLayout.Input(3, null, List.of())));
+    deletes.addRewrite(layout);
+    assertThat(deletes.byFile()).containsOnlyKeys(1L, 2L);
+    assertThat(deletes.rewrittenOutputs()).containsExactly(9L, 10L);
+    assertThat(deletes.isEmpty()).isFalse();
 
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    union.writeTo(new DataOutputStream(bytes));
+    deletes.writeTo(new DataOutputStream(bytes));
     FileDeletes read =
         FileDeletes.readFrom(
-            new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), true, true);
-    assertThat(read).isEqualTo(union);
+            new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())),
+            FileDeletes.Format.INDEX_VERSION);
+    assertThat(read).isEqualTo(deletes);
+    assertThat(read.rewrites()).containsExactly(layout);
 
-    FileDeletes dropped = union.withoutRewrites();
-    assertThat(dropped.byFile()).containsOnlyKeys(2L);
-    assertThat(dropped.count()).isEqualTo(1);
-    assertThat(dropped.rewrittenInputs()).isEmpty();
-    assertThat(dropped.rewrittenOutputs()).isEmpty();
-    assertThat(dropped.deletedKeys()).contains(List.of("k"));
+    FileDeletes checkpoint = read.withoutRewrites();
+    assertThat(checkpoint.byFile()).containsOnlyKeys(1L, 2L);
+    assertThat(checkpoint.rewrites()).isEmpty();
+    assertThat(checkpoint.indexVersion()).isEqualTo(7);
+    assertThat(checkpoint.deletedKeys()).contains(List.of("k"));
+  }
+
+  @Test
+  void aRewrittenRowIsFoundAtItsRankAmongTheRowsTheRewriteRead() {
+    RowPositions read = new RowPositions();
+    read.add(1);
+    read.add(4);
+    RewriteLayout.Input input =
+        new RewriteLayout.Input(
+            1, null, List.of(new RewriteLayout.Run(9, 10, 2), new RewriteLayout.Run(10, 0, 3)));
+    // Rows 0, 2, 3, 5 and 6 were read: ranks 0 to 4.
+    assertThat(RewriteLayout.outputPosition(input, read, 0)).isEqualTo(new RowLocation(9, 10));
+    assertThat(RewriteLayout.outputPosition(input, read, 1)).isNull();
+    assertThat(RewriteLayout.outputPosition(input, read, 2)).isEqualTo(new RowLocation(9, 11));
+    assertThat(RewriteLayout.outputPosition(input, read, 3)).isEqualTo(new RowLocation(10, 0));
+    assertThat(RewriteLayout.outputPosition(input, read, 6)).isEqualTo(new RowLocation(10, 2));
   }
 
   @Test
