@@ -35,6 +35,7 @@ public final class FileLayouts {
   static final String PHYSICAL_NAME_KEY = "delta.columnMapping.physicalName";
   static final String FIELD_ID_KEY = "delta.columnMapping.id";
   static final String COLUMN_MAPPING_MODE = "delta.columnMapping.mode";
+  static final String NESTED_IDS_KEY = "delta.columnMapping.nested.ids";
   static final String NUM_INDEXED_COLS = "delta.dataSkippingNumIndexedCols";
   static final String STATS_COLUMNS = "delta.dataSkippingStatsColumns";
 
@@ -53,16 +54,30 @@ public final class FileLayouts {
       TableDefinition table,
       RowType rowType,
       List<String> expectedPartitionColumns) {
-    // Whatever the sink's mode, the table has been evolved by now: what is left must fit as is.
-    SchemaMerge.of(tableName, table, rowType, expectedPartitionColumns, SchemaEvolution.NONE);
-    return layout(tableName, table, rowType);
+    return forRows(tableName, table, rowType, expectedPartitionColumns, false);
   }
 
-  private static FileLayout layout(String tableName, TableDefinition table, RowType rowType) {
+  /**
+   * As {@link #forRows(String, TableDefinition, RowType, List)}, with the partition columns also
+   * written into the data files, after the data columns, when {@code materializePartitions}: what
+   * the {@code materializePartitionColumns} feature and Iceberg compatibility ask of writers.
+   */
+  public static FileLayout forRows(
+      String tableName,
+      TableDefinition table,
+      RowType rowType,
+      List<String> expectedPartitionColumns,
+      boolean materializePartitions) {
+    // Whatever the sink's mode, the table has been evolved by now: what is left must fit as is.
+    SchemaMerge.of(tableName, table, rowType, expectedPartitionColumns, SchemaEvolution.NONE);
+    return layout(tableName, table, rowType, materializePartitions);
+  }
+
+  private static FileLayout layout(
+      String tableName, TableDefinition table, RowType rowType, boolean materializePartitions) {
     StructType tableSchema = table.schema();
     Map<String, String> properties = table.properties();
     Set<String> partitions = new HashSet<>(lowerCase(table.partitionColumns()));
-    boolean idMode = "id".equalsIgnoreCase(properties.get(COLUMN_MAPPING_MODE));
     StatsSelection stats = StatsSelection.from(properties);
     RowType tableRow = DeltaTypes.toFlinkRowType(tableSchema);
     // Rows whose columns have the table's types and nested shapes are read in place; others are
@@ -94,8 +109,20 @@ public final class FileLayouts {
         continue;
       }
       LogicalType type = reshaper != null ? tableRow.getTypeAt(i) : rowType.getTypeAt(position);
-      dataColumns.add(column(field, type, field.getName(), idMode, stats));
+      dataColumns.add(column(field, type, field.getName(), stats, NestedIds.NONE));
       positions.add(position);
+    }
+    if (materializePartitions) {
+      // After the data columns, without statistics: the partition values stay in the log.
+      for (String partition : table.partitionColumns()) {
+        int index = indexOf(tableSchema, partition);
+        StructField field = tableSchema.at(index);
+        int position = reshaper != null ? index : position(rowType, field.getName());
+        LogicalType type =
+            reshaper != null ? tableRow.getTypeAt(index) : rowType.getTypeAt(position);
+        dataColumns.add(column(field, type, field.getName(), StatsSelection.NONE, NestedIds.NONE));
+        positions.add(position);
+      }
     }
     return new FileLayout(
         new DataColumns(
@@ -104,36 +131,57 @@ public final class FileLayouts {
         reshaper);
   }
 
+  /**
+   * The ids of the array elements and map keys and values under one struct field, as column mapping
+   * keeps them in the field's metadata ({@code delta.columnMapping.nested.ids}, keyed by the
+   * field's physical name followed by {@code .element}, {@code .key} or {@code .value} for each
+   * level), with the key of the level at hand.
+   */
+  private record NestedIds(FieldMetadata ids, String key) {
+    static final NestedIds NONE = new NestedIds(FieldMetadata.empty(), "");
+
+    static NestedIds of(StructField field) {
+      FieldMetadata metadata = field.getMetadata();
+      FieldMetadata ids =
+          metadata.contains(NESTED_IDS_KEY)
+              ? metadata.getMetadata(NESTED_IDS_KEY)
+              : FieldMetadata.empty();
+      return new NestedIds(ids, physicalName(field));
+    }
+
+    NestedIds child(String name) {
+      return new NestedIds(ids, key + "." + name);
+    }
+
+    int id() {
+      return ids.contains(key) ? Math.toIntExact(ids.getLong(key)) : ParquetColumn.NO_FIELD_ID;
+    }
+  }
+
   private static ParquetColumn column(
-      StructField field, LogicalType queryType, String path, boolean idMode, StatsSelection stats) {
+      StructField field, LogicalType queryType, String path, StatsSelection stats, NestedIds ids) {
     // The table's nullability wins: a NOT NULL table column refuses nulls the query may send.
     LogicalType type = queryType.copy(field.isNullable());
-    List<ParquetColumn> children = children(field.getDataType(), type, path, idMode, stats);
+    List<ParquetColumn> children =
+        children(field.getDataType(), type, path, stats, NestedIds.of(field));
     boolean collectStats =
         field.getDataType() instanceof StructType
             ? children.stream().anyMatch(ParquetColumn::collectStats)
             : stats.select(path);
+    // Column mapping's ids go into the files in either mode, as the protocol asks.
     return new ParquetColumn(
-        field.getName(),
-        physicalName(field),
-        idMode ? fieldId(field) : ParquetColumn.NO_FIELD_ID,
-        type,
-        collectStats,
-        children);
+        field.getName(), physicalName(field), fieldId(field), type, collectStats, children);
   }
 
   private static List<ParquetColumn> children(
-      DataType deltaType,
-      LogicalType flinkType,
-      String path,
-      boolean idMode,
-      StatsSelection stats) {
+      DataType deltaType, LogicalType flinkType, String path, StatsSelection stats, NestedIds ids) {
     List<ParquetColumn> children = new ArrayList<>();
     if (deltaType instanceof StructType struct) {
       RowType row = (RowType) flinkType;
       for (int i = 0; i < struct.length(); i++) {
         StructField child = struct.at(i);
-        children.add(column(child, row.getTypeAt(i), path + "." + child.getName(), idMode, stats));
+        children.add(
+            column(child, row.getTypeAt(i), path + "." + child.getName(), stats, NestedIds.NONE));
       }
     } else if (deltaType instanceof ArrayType array) {
       // As for columns, the table's nullability wins: elements and values the table declares
@@ -142,33 +190,34 @@ public final class FileLayouts {
           ((org.apache.flink.table.types.logical.ArrayType) flinkType)
               .getElementType()
               .copy(array.containsNull());
-      children.add(nested("element", array.getElementType(), element, idMode));
+      children.add(nested("element", array.getElementType(), element, ids.child("element")));
     } else if (deltaType instanceof MapType map) {
       org.apache.flink.table.types.logical.MapType flinkMap =
           (org.apache.flink.table.types.logical.MapType) flinkType;
-      children.add(nested("key", map.getKeyType(), flinkMap.getKeyType().copy(false), idMode));
+      children.add(
+          nested("key", map.getKeyType(), flinkMap.getKeyType().copy(false), ids.child("key")));
       LogicalType value = flinkMap.getValueType().copy(map.isValueContainsNull());
-      children.add(nested("value", map.getValueType(), value, idMode));
+      children.add(nested("value", map.getValueType(), value, ids.child("value")));
     }
     return children;
   }
 
   /** An array element or map entry: no statistics, and the name Parquet's LIST/MAP layout uses. */
   private static ParquetColumn nested(
-      String name, DataType deltaType, LogicalType flinkType, boolean idMode) {
+      String name, DataType deltaType, LogicalType flinkType, NestedIds ids) {
     List<ParquetColumn> children = new ArrayList<>();
     if (deltaType instanceof StructType struct) {
       RowType row = (RowType) flinkType;
       for (int i = 0; i < struct.length(); i++) {
         StructField child = struct.at(i);
         ParquetColumn column =
-            column(child, row.getTypeAt(i), child.getName(), idMode, StatsSelection.NONE);
+            column(child, row.getTypeAt(i), child.getName(), StatsSelection.NONE, NestedIds.NONE);
         children.add(column);
       }
     } else {
-      children.addAll(children(deltaType, flinkType, name, idMode, StatsSelection.NONE));
+      children.addAll(children(deltaType, flinkType, name, StatsSelection.NONE, ids));
     }
-    return new ParquetColumn(name, name, ParquetColumn.NO_FIELD_ID, flinkType, false, children);
+    return new ParquetColumn(name, name, ids.id(), flinkType, false, children);
   }
 
   static String physicalName(StructField field) {

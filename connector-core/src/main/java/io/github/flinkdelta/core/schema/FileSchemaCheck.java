@@ -118,6 +118,73 @@ public final class FileSchemaCheck {
     }
   }
 
+  /**
+   * A column the table declares NOT NULL (or an array's elements, a map's values) where the job's
+   * files may hold nulls: another writer tightened it after the sink was built.
+   *
+   * @param path the column as messages name it
+   * @param statsPath the physical path of a leaf column under which Delta statistics count its
+   *     nulls; empty when statistics cannot tell (a struct, elements, values)
+   */
+  public record TightenedColumn(String path, List<String> statsPath) {}
+
+  /** The columns {@code schema} declares NOT NULL whose values the job's files may hold null. */
+  public static List<TightenedColumn> tightened(FileLayout layout, StructType schema) {
+    List<TightenedColumn> tightened = new ArrayList<>();
+    tightened("", List.of(), layout.dataColumns(), schema, true, tightened);
+    return tightened;
+  }
+
+  private static void tightened(
+      String prefix,
+      List<String> statsPrefix,
+      List<ParquetColumn> columns,
+      StructType struct,
+      boolean statsKnown,
+      List<TightenedColumn> tightened) {
+    for (ParquetColumn column : columns) {
+      StructField field = byPhysicalName(struct, column.physicalName());
+      if (field == null) {
+        continue;
+      }
+      String path = prefix + column.logicalName();
+      List<String> statsPath = new ArrayList<>(statsPrefix);
+      statsPath.add(column.physicalName());
+      if (!field.isNullable() && column.nullable()) {
+        boolean leaf = column.children().isEmpty();
+        tightened.add(
+            new TightenedColumn(
+                path, leaf && statsKnown && column.collectStats() ? statsPath : List.of()));
+      }
+      nestedTightened(path, statsPath, column, field.getDataType(), statsKnown, tightened);
+    }
+  }
+
+  private static void nestedTightened(
+      String path,
+      List<String> statsPath,
+      ParquetColumn column,
+      DataType tableType,
+      boolean statsKnown,
+      List<TightenedColumn> tightened) {
+    if (tableType instanceof StructType struct) {
+      tightened(path + ".", statsPath, column.children(), struct, statsKnown, tightened);
+    } else if (tableType instanceof ArrayType array && !column.children().isEmpty()) {
+      ParquetColumn element = column.children().get(0);
+      if (!array.containsNull() && element.nullable()) {
+        tightened.add(new TightenedColumn(path + ".element", List.of()));
+      }
+      nestedTightened(
+          path + ".element", List.of(), element, array.getElementType(), false, tightened);
+    } else if (tableType instanceof MapType map && column.children().size() == 2) {
+      ParquetColumn value = column.children().get(1);
+      if (!map.isValueContainsNull() && value.nullable()) {
+        tightened.add(new TightenedColumn(path + ".value", List.of()));
+      }
+      nestedTightened(path + ".value", List.of(), value, map.getValueType(), false, tightened);
+    }
+  }
+
   private static StructField byPhysicalName(StructType struct, String physicalName) {
     for (StructField field : struct.fields()) {
       if (FileLayouts.physicalName(field).equals(physicalName)) {

@@ -52,6 +52,20 @@ public final class TableFeatureChecks {
    *     concerns, and what to do about it
    */
   public static void check(String tableName, Snapshot snapshot, RowType rows) {
+    List<String> problems = problems(snapshot, rows);
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(
+          String.format(
+              "Cannot write Delta table %s: it uses table features the sink does not honour: %s.",
+              tableName, String.join("; ", problems)));
+    }
+  }
+
+  /**
+   * The features of the table of {@code snapshot} that writing rows of {@code rows} would break,
+   * each naming the feature, the column or constraint it concerns, and what to do; empty when none.
+   */
+  public static List<String> problems(Snapshot snapshot, RowType rows) {
     List<String> problems = new ArrayList<>();
     constraints(snapshot.getTableProperties())
         .forEach(
@@ -63,12 +77,7 @@ public final class TableFeatureChecks {
                             + " or write with an engine that enforces it, such as Delta Spark)",
                         name, expression, name)));
     checkStruct(snapshot.getSchema(), "", rows, problems);
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException(
-          String.format(
-              "Cannot write Delta table %s: it uses table features the sink does not honour: %s.",
-              tableName, String.join("; ", problems)));
-    }
+    return problems;
   }
 
   /**

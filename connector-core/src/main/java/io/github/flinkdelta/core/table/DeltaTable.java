@@ -20,7 +20,6 @@ import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.maintenance.CompactionResult;
 import io.github.flinkdelta.core.maintenance.VacuumResult;
 import io.github.flinkdelta.core.schema.FileLayouts;
-import io.github.flinkdelta.core.schema.FileSchemaCheck;
 import io.github.flinkdelta.core.schema.SchemaChanges;
 import io.github.flinkdelta.core.schema.SchemaMerge;
 import io.github.flinkdelta.core.storage.StorageScopes;
@@ -179,12 +178,17 @@ public final class DeltaTable implements AutoCloseable {
    * @throws IllegalArgumentException listing every difference between the rows and the table
    */
   public FileLayout layoutFor(RowType rowType, List<String> expectedPartitionColumns) {
-    return FileLayouts.forRows(name(), definition(), rowType, expectedPartitionColumns);
+    return FileLayouts.forRows(
+        name(),
+        definition(),
+        rowType,
+        expectedPartitionColumns,
+        WriterFeatures.materializesPartitions(snapshots.current()));
   }
 
   /**
    * Makes every later {@link #commit} check first that the table, as other writers may have changed
-   * it, still reads files of {@code layout} (see {@link FileSchemaCheck}).
+   * it, still reads files of {@code layout} and takes the commit (see {@link CommitChecks}).
    */
   public void checkCommitsAgainst(FileLayout layout) {
     committer.checkFilesOf(layout);

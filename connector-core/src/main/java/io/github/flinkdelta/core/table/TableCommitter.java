@@ -13,7 +13,6 @@ import io.delta.kernel.transaction.UpdateTableTransactionBuilder;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import io.github.flinkdelta.core.catalog.TableReference;
-import io.github.flinkdelta.core.schema.FileSchemaCheck;
 import io.github.flinkdelta.core.table.CommitOutcome.AlreadyCommitted;
 import io.github.flinkdelta.core.table.CommitOutcome.Committed;
 import io.github.flinkdelta.core.table.CommitOutcome.Conflicted;
@@ -54,8 +53,7 @@ final class TableCommitter {
   private final int maxCommitRetries;
   private final WriteContexts writeContexts = new WriteContexts();
   private final UpsertCommitter upserts;
-  private FileLayout filesLayout;
-  private StructType checkedSchema;
+  private CommitChecks checks;
 
   TableCommitter(
       String tableName,
@@ -78,8 +76,7 @@ final class TableCommitter {
    * schema another writer changed is followed when the files stay readable, and refused otherwise.
    */
   void checkFilesOf(FileLayout layout) {
-    this.filesLayout = layout;
-    this.checkedSchema = null;
+    this.checks = new CommitChecks(tableName, layout);
   }
 
   /**
@@ -100,7 +97,8 @@ final class TableCommitter {
       String appId, long txnVersion, Iterable<DataFile> files, FileDeletes deletes) {
     if (upserts.takes(deletes)) {
       try {
-        return upserts.commit(appId, txnVersion, files, deletes, this::checkFilesFit);
+        return upserts.commit(
+            appId, txnVersion, files, deletes, snapshot -> checkFilesFit(snapshot, files));
       } catch (SchemaChangedException | RewrittenFileException e) {
         return new Conflicted(1, e);
       } catch (RuntimeException e) {
@@ -123,7 +121,7 @@ final class TableCommitter {
           return new Failed(reloadFailure);
         }
         // With the files' layout known, a new schema is checked before the retry instead.
-        boolean schemaMoved = filesLayout == null && !schema.equals(latest.getSchema());
+        boolean schemaMoved = checks == null && !schema.equals(latest.getSchema());
         if (attempt >= MAX_CONFLICT_ATTEMPTS || schemaMoved) {
           return new Conflicted(attempt, e);
         }
@@ -178,7 +176,7 @@ final class TableCommitter {
       int settled)
       throws ConcurrentWriteException {
     Snapshot snapshot = snapshots.current();
-    checkFilesFit(snapshot);
+    checkFilesFit(snapshot, files);
     Transaction txn;
     try {
       txn =
@@ -265,17 +263,10 @@ final class TableCommitter {
     return new Committed(result.getVersion(), txnVersion, (int) Math.max(0, attempts - 1), 0, 0, 0);
   }
 
-  private void checkFilesFit(Snapshot snapshot) {
-    if (filesLayout == null || snapshot.getSchema().equals(checkedSchema)) {
-      return;
+  private void checkFilesFit(Snapshot snapshot, Iterable<DataFile> files) {
+    if (checks != null) {
+      checks.check(snapshot, files, upserts.settlesByKey());
     }
-    List<String> problems =
-        FileSchemaCheck.problems(
-            filesLayout, snapshot.getSchema(), snapshot.getPartitionColumnNames());
-    if (!problems.isEmpty()) {
-      throw new SchemaChangedException(tableName, snapshot.getVersion(), problems);
-    }
-    checkedSchema = snapshot.getSchema();
   }
 
   /**

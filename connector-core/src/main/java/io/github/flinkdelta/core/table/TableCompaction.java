@@ -316,7 +316,12 @@ final class TableCompaction {
             snapshot.getTableProperties());
     StructType schema = snapshot.getSchema();
     FileLayout layout =
-        FileLayouts.forRows(tableName, definition, DeltaTypes.toFlinkRowType(schema), List.of());
+        FileLayouts.forRows(
+            tableName,
+            definition,
+            DeltaTypes.toFlinkRowType(schema),
+            List.of(),
+            WriterFeatures.materializesPartitions(snapshot));
     if (RowTracking.isOn(snapshot)) {
       List<String> materialized = RowTracking.materializedColumns(tableName, snapshot);
       layout = withRowTrackingColumns(layout, schema.length(), materialized);

@@ -95,6 +95,11 @@ final class UpsertCommitter {
     this.key = key;
   }
 
+  /** Whether commits settle by key: those of an upsert sink. */
+  boolean settlesByKey() {
+    return key != null;
+  }
+
   /** Whether a commit of {@code deletes} goes through this committer. */
   boolean takes(FileDeletes deletes) {
     return key != null || !deletes.isEmpty();

@@ -3,10 +3,12 @@ package io.github.flinkdelta.core.write;
 import io.github.flinkdelta.core.parquet.DataColumns;
 import io.github.flinkdelta.core.parquet.ParquetColumn;
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
 
 /**
  * How the rows of one table are laid out in its data files: the columns stored in the file (under
@@ -65,6 +67,27 @@ public final class FileLayout implements Serializable {
 
   public List<PartitionColumn> partitionColumns() {
     return partitionColumns;
+  }
+
+  /** The columns the job writes, data and partition columns, as a row type of their names. */
+  public RowType rowType() {
+    List<RowType.RowField> fields = new ArrayList<>();
+    for (ParquetColumn column : data.columns()) {
+      fields.add(new RowType.RowField(column.logicalName(), column.type()));
+    }
+    for (PartitionColumn column : partitionColumns) {
+      fields.add(new RowType.RowField(column.name(), column.type()));
+    }
+    return new RowType(fields);
+  }
+
+  /** Whether the data files hold the partition columns too (materialized, after the data). */
+  public boolean materializesPartitions() {
+    if (partitionColumns.isEmpty()) {
+      return false;
+    }
+    String first = partitionColumns.get(0).directoryName();
+    return data.columns().stream().anyMatch(column -> column.physicalName().equals(first));
   }
 
   public boolean isPartitioned() {
