@@ -101,6 +101,21 @@ final class DeltaLogFiles {
     }
   }
 
+  /**
+   * The rows of the files {@code actions} (adds or removes, with their statistics) name that no
+   * deletion vector deletes.
+   */
+  static long liveRows(List<JsonNode> actions) {
+    long live = 0;
+    for (JsonNode action : actions) {
+      JsonNode vector = action.get("deletionVector");
+      live +=
+          stats(action).get("numRecords").asLong()
+              - (vector == null || vector.isNull() ? 0 : vector.get("cardinality").asLong());
+    }
+    return live;
+  }
+
   /** The Parquet schema in the footer of the data file an {@code add} action names. */
   static MessageType footer(String table, JsonNode add) {
     org.apache.hadoop.fs.Path file =

@@ -129,7 +129,7 @@ final class FaultyCommitSink extends SinkCompat<RowData>
         yield committable.deletes().byFile().keySet().stream().anyMatch(id -> !own.contains(id));
       }
       case BEFORE_COMMITTING_REWRITE, AFTER_COMMITTING_REWRITE ->
-          injected.count() == 0 && !committable.deletes().rewrittenInputs().isEmpty();
+          injected.count() == 0 && !committable.deletes().rewrites().isEmpty();
     };
   }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
-import io.github.flinkdelta.core.upsert.StaleIndex;
 import io.github.flinkdelta.sink.DeltaSink;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -27,9 +26,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * failures (which also kill compactions in flight) and a failure of the first commit that carries a
  * rewrite, before or after it landed, on a table whose keys move between partitions, the table ends
  * equal to the changelog's reference map with each key once in every version; the writers' rewrites
- * landed (removes and adds with {@code dataChange = false}) in the stream's own commits, no file a
- * rewrite removed is added again, the sink never had to rebuild its index, and the table holds far
- * fewer files than the stream wrote.
+ * landed in versions of their own that change no row (every action {@code dataChange = false}, the
+ * removed files' live rows as many as the added files'), after the checkpoint's own version, no
+ * file a rewrite removed is added again, the job never restarted but for the injected failures, and
+ * the table holds far fewer files than the stream wrote.
  */
 class UpsertInJobCompactionITCase {
 
@@ -80,9 +80,9 @@ class UpsertInJobCompactionITCase {
         .isEqualTo(1);
     UpsertAssert.assertExact(table, changelog.expected(CHANGES));
     UpsertAssert.assertNoVersionRepeatsAKey(table);
-    assertThat(StaleIndex.in(DeltaLogFiles.snapshot(table).getTableProperties()))
-        .as("a stale-index mark: the sink had to settle deletes by key and rebuild its index")
-        .isEmpty();
+    assertThat(DeltaLogFiles.snapshot(table).getTableProperties())
+        .as("the mark earlier versions left when they settled deletes by key and restarted")
+        .doesNotContainKey("flink.upsert.stale-index");
 
     int rewrites = 0;
     long streamed = 0;
@@ -117,9 +117,15 @@ class UpsertInJobCompactionITCase {
       if (rewrote) {
         rewrites++;
         assertThat(DeltaLogFiles.actions(table, version, "txn"))
-            .as("a writer's rewrite lands in a commit of the stream's own checkpoint")
+            .as("a writer's rewrite lands in a version of its own, after its checkpoint's")
             .singleElement()
-            .satisfies(txn -> assertThat(txn.get("appId").asText()).doesNotEndWith(".compaction"));
+            .satisfies(txn -> assertThat(txn.get("appId").asText()).endsWith("/compactions"));
+        List<JsonNode> removes = DeltaLogFiles.actions(table, version, "remove");
+        assertThat(removes).extracting(r -> r.get("dataChange").asBoolean()).containsOnly(false);
+        assertThat(adds).extracting(a -> a.get("dataChange").asBoolean()).containsOnly(false);
+        assertThat(DeltaLogFiles.liveRows(adds))
+            .as("rows version %d adds against the rows it removes", version)
+            .isEqualTo(DeltaLogFiles.liveRows(removes));
       }
     }
     assertThat(rewrites).as("versions with a writer's rewrite").isGreaterThan(2);
