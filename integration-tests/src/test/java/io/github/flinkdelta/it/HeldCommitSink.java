@@ -45,11 +45,21 @@ final class HeldCommitSink extends SinkCompat<RowData>
   private final DeltaSink delegate;
   private final Hold hold;
   private final long fromCheckpoint;
+  private final boolean rewritesOnly;
 
   HeldCommitSink(DeltaSink delegate, Hold hold, long fromCheckpoint) {
+    this(delegate, hold, fromCheckpoint, false);
+  }
+
+  /**
+   * @param rewritesOnly whether the commit held is the first one that carries a compaction of an
+   *     upsert sink's writers, rather than the first with files
+   */
+  HeldCommitSink(DeltaSink delegate, Hold hold, long fromCheckpoint, boolean rewritesOnly) {
     this.delegate = delegate;
     this.hold = hold;
     this.fromCheckpoint = fromCheckpoint;
+    this.rewritesOnly = rewritesOnly;
   }
 
   /**
@@ -155,9 +165,11 @@ final class HeldCommitSink extends SinkCompat<RowData>
           throws IOException, InterruptedException {
         for (CommitRequest<DeltaCommittable> request : requests) {
           DeltaCommittable committable = request.getCommittable();
-          if (!hold.holding()
-              && committable.checkpointId() >= fromCheckpoint
-              && !committable.files().isEmpty()) {
+          boolean selected =
+              rewritesOnly
+                  ? !committable.deletes().rewrites().isEmpty()
+                  : !committable.files().isEmpty();
+          if (!hold.holding() && committable.checkpointId() >= fromCheckpoint && selected) {
             hold.held.get().complete(committable.checkpointId());
             hold.released.get().join();
           }

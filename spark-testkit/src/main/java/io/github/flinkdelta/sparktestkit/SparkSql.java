@@ -41,8 +41,9 @@ import java.util.concurrent.TimeUnit;
  * }
  * }</pre>
  *
- * <p>Starting takes a JVM start and a Spark session, tens of seconds on a small machine: share one
- * instance across a test class. It is not for concurrent use; statements run one after another.
+ * <p>Starting costs a JVM and a Spark session, some seconds (5 to 10 on two cores), and the first
+ * statements run slowly while the child warms up: share one instance across a test class. It is not
+ * for concurrent use; statements run one after another.
  */
 public final class SparkSql implements AutoCloseable {
 
@@ -56,8 +57,12 @@ public final class SparkSql implements AutoCloseable {
   private static final String STARTING = "starting Spark";
 
   /**
-   * The module openings Spark 4's launcher passes to every JVM it starts (its {@code
-   * JavaModuleOptions}), without those for Kerberos and for JDKs newer than 17's options know.
+   * What Spark 4.2's own launcher gives every JVM it starts ({@code
+   * org.apache.spark.launcher.JavaModuleOptions}): the vector API, and the JDK internals that
+   * Spark's off-heap memory, serializers and Netty reach into. Left out: the Kerberos opening,
+   * Netty's allocator and TLS settings, and the options of later JDKs that Java 17 refuses. Spark
+   * 4.2 no longer passes {@code -Djdk.reflect.useDirectMethodHandle=false}, and needs no such thing
+   * here.
    */
   private static final List<String> JVM_OPTIONS =
       List.of(
@@ -116,6 +121,7 @@ public final class SparkSql implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
+    // A child outliving the tests would hold its memory and its files until someone noticed.
     this.shutdownHook = new Thread(this::kill, "spark-sql-shutdown");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
@@ -142,8 +148,6 @@ public final class SparkSql implements AutoCloseable {
       command.add("-Xmx1g");
       // Spark's scratch space (spark.local.dir) defaults to the temporary directory.
       command.add("-Djava.io.tmpdir=" + Files.createDirectories(work.resolve("tmp")));
-      // JVM warnings go to stdout by default, where they would garble the protocol.
-      command.add("-XX:+DisplayVMOutputToStderr");
       command.addAll(JVM_OPTIONS);
       command.add("-Dlog4j2.configurationFile=" + logging.toUri());
       command.add(SparkSqlServer.class.getName());
@@ -370,6 +374,16 @@ public final class SparkSql implements AutoCloseable {
             "spark.classpath is missing from the spark-testkit jar: build the module with Maven");
       }
       spark = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+    }
+    // Callers exclude the test kit's dependencies, so Maven does not fetch them for the caller:
+    // the jars are there only because this module's build fetched them into the local repository.
+    for (String entry : spark.split(File.pathSeparator)) {
+      if (!Files.exists(Path.of(entry))) {
+        throw new IOException(
+            entry
+                + ", on the classpath the spark-testkit jar names for Spark, is missing:"
+                + " build spark-testkit (./mvnw -pl spark-testkit install) to fetch it");
+      }
     }
     try {
       Path self =

@@ -30,9 +30,9 @@ import org.apache.spark.sql.types.DataTypes;
  * <p>Arguments: the work directory (the warehouse goes under it), then any number of {@code --conf
  * key=value}, applied after the defaults here and so able to override them.
  *
- * <p>Spark and the libraries under it print to {@code System.out} now and then; the protocol owns
- * the real stdout, so {@code System.out} is pointed at stderr (the child's log) before anything
- * else runs.
+ * <p>Any code in the child may print to {@code System.out} ({@code Dataset.show} does); the
+ * protocol owns the real stdout, so {@code System.out} is pointed at stderr (the child's log)
+ * before anything else runs.
  */
 final class SparkSqlServer {
 
@@ -44,8 +44,8 @@ final class SparkSqlServer {
             new OutputStreamWriter(
                 new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8));
     System.setOut(System.err);
-    // Spark leaves non-daemon threads behind, which would keep the JVM alive after main ends, so
-    // it ends with an explicit exit either way.
+    // Spark may leave non-daemon threads behind, after a failed start above all, which would keep
+    // the JVM alive after main returns: it ends with an explicit exit either way.
     try {
       serve(session(args).getOrCreate(), protocol);
       System.exit(0);

@@ -24,26 +24,28 @@ import org.junit.jupiter.api.io.TempDir;
  *       Delta sees it ({@code AnalysisException}, condition {@code _LEGACY_ERROR_TEMP_2330},
  *       "Cannot change nullable column to non-nullable: v."), even with no null in the column: no
  *       commit, the column stays nullable. Hive-style {@code CHANGE COLUMN v v STRING NOT NULL} is
- *       refused by the parser. What does make NULL unwritable is a CHECK constraint, {@code ADD
- *       CONSTRAINT v_not_null CHECK (v IS NOT NULL)} (property {@code
- *       delta.constraints.v_not_null}, feature {@code checkConstraints}); the schema still says
- *       nullable.
+ *       refused by the parser. What does keep NULL out is a CHECK constraint, {@code ADD CONSTRAINT
+ *       v_not_null CHECK (v IS NOT NULL)}: table property {@code delta.constraints.v_not_null}, the
+ *       protocol raised to writer version 3, an INSERT of NULL refused with {@code
+ *       DELTA_VIOLATE_CONSTRAINT_WITH_VALUES}; the schema still says nullable.
  *   <li>{@code ALTER TABLE t DROP FEATURE deletionVectors}, without {@code TRUNCATE HISTORY},
  *       succeeds at once, with no wait, on a table whose files carry deletion vectors. It commits,
  *       in order: {@code UNSET TBLPROPERTIES} (delta.enableDeletionVectors), {@code REORG} with
  *       {@code applyPurge} (rewrites the files that have deletion vectors), {@code Deletion Vector
- *       Tombstones} (removes of the vector files themselves), three {@code Empty Commit}s with
- *       checkpoints, then {@code DROP FEATURE}. The protocol ends as reader version 1 (no reader
- *       features) and writer version 7 with writer features {@code appendOnly}, {@code invariants}
- *       and {@code checkpointProtection}, and the one table property left is {@code
- *       delta.requireCheckpointProtectionBeforeVersion} = the DROP FEATURE commit's version: the
- *       history before it still holds deletion vectors, and checkpointProtection keeps writers that
- *       do not understand it from cleaning up that history.
- *   <li>{@code DROP FEATURE deletionVectors TRUNCATE HISTORY}, the older way, does the same
- *       clean-up commits (one empty commit) but then fails with {@code
+ *       Tombstones} (removes of the vector files themselves), three {@code Empty Commit}s, then
+ *       {@code DROP FEATURE}, each of the last four with a checkpoint. The protocol ends as reader
+ *       version 1 (no reader features) and writer version 7 with writer features {@code
+ *       invariants}, {@code appendOnly} and {@code checkpointProtection}; the one table property
+ *       left is {@code delta.requireCheckpointProtectionBeforeVersion}, the DROP FEATURE commit's
+ *       version. The history before that version still holds deletion vectors; checkpointProtection
+ *       forbids log clean-up to remove or create checkpoints before that version unless it removes
+ *       all of it at once (Delta's checkpoint-protection RFC), so a writer must support that
+ *       feature.
+ *   <li>{@code DROP FEATURE deletionVectors TRUNCATE HISTORY}, the older way, makes the same
+ *       clean-up commits (with one empty commit) but then fails with {@code
  *       DELTA_FEATURE_DROP_WAIT_FOR_RETENTION_PERIOD}: the protocol keeps deletionVectors (reader
- *       3, writer 7) until the history expires (delta.logRetentionDuration, 30 days) or, 24 hours
- *       later, the command is repeated.
+ *       3, writer 7). Its message says to wait for delta.logRetentionDuration (30 days) or to
+ *       repeat the command after 24 hours.
  * </ul>
  */
 class SparkSqlTest {
@@ -53,10 +55,8 @@ class SparkSqlTest {
 
   @BeforeAll
   static void start() {
-    long started = System.nanoTime();
     spark = SparkSql.start(directory.resolve("spark"), Map.of("spark.sql.session.timeZone", "UTC"));
-    System.out.printf(
-        "Spark %s child up in %.1f s%n", spark.sparkVersion(), (System.nanoTime() - started) / 1e9);
+    assertThat(spark.sparkVersion()).isEqualTo("4.2.0");
   }
 
   @AfterAll
@@ -207,6 +207,7 @@ class SparkSqlTest {
             "WRITE",
             "CREATE TABLE");
     String dropVersion = spark.query("DESCRIBE HISTORY " + table + " LIMIT 1").get(0).get(0);
+    long drop = Long.parseLong(dropVersion);
     assertThat(properties(table))
         .containsExactlyEntriesOf(
             new TreeMap<>(
@@ -218,14 +219,16 @@ class SparkSqlTest {
                     "delta.minWriterVersion", "7",
                     "delta.requireCheckpointProtectionBeforeVersion", dropVersion)));
     Path commit =
-        directory
-            .resolve("drop_dv/_delta_log")
-            .resolve(String.format("%020d.json", Long.parseLong(dropVersion)));
+        directory.resolve("drop_dv/_delta_log").resolve(String.format("%020d.json", drop));
     assertThat(Files.readAllLines(commit))
         .filteredOn(action -> action.startsWith("{\"protocol\""))
         .containsExactly(
             "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":7,"
                 + "\"writerFeatures\":[\"invariants\",\"appendOnly\",\"checkpointProtection\"]}}");
+    for (long version = drop - 3; version <= drop; version++) {
+      assertThat(commit.resolveSibling(String.format("%020d.checkpoint.parquet", version)))
+          .exists();
+    }
     assertThat(spark.query("SELECT id, v FROM " + table + " ORDER BY id"))
         .containsExactly(row("1", "a"), row("3", "c"), row("4", "d"));
   }
