@@ -116,6 +116,9 @@ public final class UnityCatalogOptions {
     Optional<String> tokenUri = options.getOptional(OAUTH_TOKEN_URI);
     Optional<String> clientId = options.getOptional(OAUTH_CLIENT_ID);
     Optional<String> clientSecret = options.getOptional(OAUTH_CLIENT_SECRET);
+    EnvironmentReferences references = EnvironmentReferences.ofCluster();
+    references.check(owner, TOKEN.key(), token.orElse(null));
+    references.check(owner, OAUTH_CLIENT_SECRET.key(), clientSecret.orElse(null));
     boolean oauth = tokenUri.isPresent() || clientId.isPresent() || clientSecret.isPresent();
     if (oauth && token.isPresent()) {
       throw new IllegalArgumentException(

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
+import java.util.regex.Pattern;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.state.KeyGroupRange;
@@ -59,6 +60,7 @@ final class UpsertCompaction implements AutoCloseable {
   private final CompactionTrigger trigger;
   private final LongSupplier nanoClock;
   private final String ownFilePrefix;
+  private final Pattern ownFile;
   private final KeyGroupRange keyGroups;
   private final int maxParallelism;
   private final ExecutorService executor;
@@ -100,6 +102,12 @@ final class UpsertCompaction implements AutoCloseable {
     this.nanoClock = nanoClock;
     this.lastRunNanos = nanoClock.getAsLong();
     this.ownFilePrefix = String.format("part-%05d-", subtask);
+    // The names this sink's writers give their files (UpsertWriterOperator#open): another
+    // engine's part-00000-<uuid>-c000 files are not theirs.
+    this.ownFile =
+        Pattern.compile(
+            Pattern.quote(ownFilePrefix)
+                + "(compacted-)?\\p{XDigit}{8}(-\\p{XDigit}{4}){3}-\\p{XDigit}{12}-\\d{5}\\..+");
     this.keyGroups =
         KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
             maxParallelism, parallelism, subtask);
@@ -135,8 +143,13 @@ final class UpsertCompaction implements AutoCloseable {
     return Optional.of(rewrite);
   }
 
-  /** Called after each checkpoint's hand-over: starts a run when one is due and none is running. */
-  void checkpointed() {
+  /**
+   * Called after each checkpoint's hand-over: starts a run when one is due and none is running.
+   *
+   * @param indexVersion the table version the writer's key index has taken in, which the run plans
+   *     on: a row the run moves is then one the index knows where it was
+   */
+  void checkpointed(long indexVersion) {
     checkpointsSinceRun++;
     long now = nanoClock.getAsLong();
     if (closing || !trigger.isDue(checkpointsSinceRun, now - lastRunNanos)) {
@@ -147,10 +160,10 @@ final class UpsertCompaction implements AutoCloseable {
     }
     checkpointsSinceRun = 0;
     lastRunNanos = now;
-    executor.execute(this::prepare);
+    executor.execute(() -> prepare(indexVersion));
   }
 
-  private void prepare() {
+  private void prepare(long indexVersion) {
     long started = System.nanoTime();
     boolean handedOver = false;
     Set<Long> live = new HashSet<>();
@@ -160,12 +173,13 @@ final class UpsertCompaction implements AutoCloseable {
       Optional<PreparedCompaction> prepared =
           table()
               .prepareCompactionOfOwnFiles(
+                  indexVersion,
                   options,
                   writeOptions,
                   path -> {
                     long id = FileIds.of(path);
                     live.add(id);
-                    return fileName(path).startsWith(ownFilePrefix) && !excluded.contains(id);
+                    return ownFile.matcher(fileName(path)).matches() && !excluded.contains(id);
                   },
                   ownFilePrefix + "compacted",
                   config.primaryKey(),

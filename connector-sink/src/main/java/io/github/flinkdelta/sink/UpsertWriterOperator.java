@@ -359,7 +359,7 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
       pending.handedOver(checkpointId, written, layouts);
     }
     if (compaction != null) {
-      compaction.checkpointed();
+      compaction.checkpointed(indexVersion);
     }
     return any;
   }
@@ -393,7 +393,8 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
                 throw new UncheckedIOException("Cannot move the key index", e);
               }
             });
-    RewriteLayout built = layout.build(rewrite.prepared().removedIds());
+    RewriteLayout built =
+        layout.build(rewrite.prepared().plannedVersion(), rewrite.prepared().removedIds());
     LOG.info(
         "Delta upsert writer {} of {} hands on a compaction of {} files into {}: {} rows moved, {}"
             + " of them changed since it read them",

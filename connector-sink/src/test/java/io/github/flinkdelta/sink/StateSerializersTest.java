@@ -81,6 +81,7 @@ class StateSerializersTest {
     rewritten.setIndexVersion(41);
     rewritten.addRewrite(
         new RewriteLayout(
+            3,
             List.of(
                 new RewriteLayout.Input(1, null, List.of(new RewriteLayout.Run(3, 0, 5))),
                 new RewriteLayout.Input(2, null, List.of()))));

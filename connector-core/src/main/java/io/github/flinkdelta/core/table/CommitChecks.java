@@ -32,6 +32,7 @@ import java.util.Objects;
 final class CommitChecks {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String DELETION_VECTORS_FEATURE = "deletionVectors";
 
   private final String tableName;
   private final FileLayout layout;
@@ -118,8 +119,26 @@ final class CommitChecks {
         Map.copyOf(snapshot.getTableProperties()),
         protocol,
         problems,
-        UpsertTables.problems(tableName, snapshot.getTableProperties()),
+        upsertProblems(snapshot, protocol),
         FileSchemaCheck.tightened(layout, schema));
+  }
+
+  /**
+   * What stands in the way of upserts: the properties {@link UpsertTables#problems} names, and a
+   * protocol that no longer supports deletion vectors (a writer dropped the feature).
+   */
+  private List<String> upsertProblems(Snapshot snapshot, Protocol protocol) {
+    List<String> problems =
+        new ArrayList<>(UpsertTables.problems(tableName, snapshot.getTableProperties()));
+    if (!protocol.getWriterFeatures().contains(DELETION_VECTORS_FEATURE)) {
+      problems.add(
+          String.format(
+              "Delta table %s no longer supports deletion vectors, which upserts write (another"
+                  + " writer dropped the '%s' table feature). Enable them again ('%s' = 'true'),"
+                  + " or write the table without a primary key.",
+              tableName, DELETION_VECTORS_FEATURE, UpsertTables.DELETION_VECTORS));
+    }
+    return problems;
   }
 
   /** The null count the statistics give at {@code path}; -1 when they give none. */

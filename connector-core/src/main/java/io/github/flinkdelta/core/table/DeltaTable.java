@@ -351,19 +351,25 @@ public final class DeltaTable implements AutoCloseable {
 
   /**
    * Plans a compaction of an upsert sink writer's own files, those whose path (relative to the
-   * table root) {@code ownFile} accepts, and writes its files under {@code prefix}, without
+   * table root) {@code ownFile} accepts, on version {@code version} (one the writer's key index has
+   * taken in; the latest when it is later), and writes its files under {@code prefix}, without
    * committing them: {@code moved} learns each row's key and old and new place, so that the writer
    * can move its key index. The writer's next checkpoint commits the rewrite.
    */
   public Optional<PreparedCompaction> prepareCompactionOfOwnFiles(
+      long version,
       CompactionOptions options,
       FileWriteOptions writeOptions,
       Predicate<String> ownFile,
       String prefix,
       KeyColumns keys,
       MovedRowConsumer moved) {
+    Snapshot latest = snapshots.reload();
+    Snapshot snapshot =
+        version >= latest.getVersion() ? latest : history().atVersion(engine, version);
     return compaction()
         .prepare(
+            snapshot,
             options,
             writeOptions,
             new TableCompaction.Scope(

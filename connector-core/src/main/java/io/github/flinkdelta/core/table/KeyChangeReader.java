@@ -92,6 +92,10 @@ final class KeyChangeReader {
     List<Pending> removals = new ArrayList<>();
     List<Pending> additions = new ArrayList<>();
     for (TableLog.Removed remove : version.removed()) {
+      if (isDeletionVectorFile(remove.relativePath())) {
+        // A tombstone of a deletion vector file (as Delta's DROP FEATURE writes them): no rows.
+        continue;
+      }
       TableLog.Added readd = added.remove(remove.id());
       RowPositions before = vector(remove.vector());
       if (readd == null) {
@@ -155,6 +159,12 @@ final class KeyChangeReader {
           }
           changes.add(key, pending.change(), fileId, position);
         });
+  }
+
+  /** Whether {@code path} names a file of deletion vectors, as Delta names them. */
+  static boolean isDeletionVectorFile(String path) {
+    String name = path.substring(path.lastIndexOf('/') + 1);
+    return name.startsWith("deletion_vector_") && name.endsWith(".bin");
   }
 
   private static KeyFile keyFile(TableLog.Added add) {

@@ -138,7 +138,14 @@ final class TableCompaction {
    */
   Optional<PreparedCompaction> prepare(
       CompactionOptions options, FileWriteOptions writeOptions, Scope scope) {
-    Snapshot snapshot = snapshots.reload();
+    return prepare(snapshots.reload(), options, writeOptions, scope);
+  }
+
+  /**
+   * As {@link #prepare(CompactionOptions, FileWriteOptions, Scope)}, planned on {@code snapshot}.
+   */
+  Optional<PreparedCompaction> prepare(
+      Snapshot snapshot, CompactionOptions options, FileWriteOptions writeOptions, Scope scope) {
     Plan plan = plan(snapshot, options, scope.files());
     if (plan.groups().isEmpty()) {
       return Optional.empty();

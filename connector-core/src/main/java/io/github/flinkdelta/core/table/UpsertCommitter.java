@@ -142,6 +142,12 @@ final class UpsertCommitter {
         || outcome instanceof Failed) {
       return outcome;
     }
+    long readVersion =
+        deletes.rewrites().stream().mapToLong(RewriteLayout::readVersion).max().orElse(-1);
+    if (snapshots.current().getVersion() < readVersion) {
+      // The rewrites read a newer table than this committer holds: their inputs' entries are newer.
+      snapshots.reload();
+    }
     CommitOutcome rewrites =
         commitLoop(
             UpsertTables.rewriteAppId(appId),

@@ -26,10 +26,11 @@ import org.apache.flink.annotation.Internal;
  * the rewrite read it is deleted at its place in the output, so the rewrite never brings back a row
  * that is gone. The layout is small (a few numbers per file), unlike a map of every moved row.
  *
+ * @param readVersion the table version the rewrite read its inputs at
  * @param inputs the rewritten files, in the order the rewrite read them
  */
 @Internal
-public record RewriteLayout(List<Input> inputs) {
+public record RewriteLayout(long readVersion, List<Input> inputs) {
 
   public RewriteLayout {
     inputs = List.copyOf(inputs);
@@ -184,7 +185,7 @@ public record RewriteLayout(List<Input> inputs) {
      * The layout; an input file none of whose rows the rewrite read (all deleted) is an input
      * without runs, so that its removal is still committed.
      */
-    public RewriteLayout build(Iterable<Long> allInputs) {
+    public RewriteLayout build(long readVersion, Iterable<Long> allInputs) {
       closeRun();
       List<Input> inputs = new ArrayList<>();
       for (long id : order) {
@@ -195,12 +196,13 @@ public record RewriteLayout(List<Input> inputs) {
           inputs.add(new Input(id, readVectors.get(id), List.of()));
         }
       }
-      return new RewriteLayout(inputs);
+      return new RewriteLayout(readVersion, inputs);
     }
   }
 
   /** Writes the layout. */
   public void writeTo(DataOutput out) throws IOException {
+    out.writeLong(readVersion);
     out.writeInt(inputs.size());
     for (Input input : inputs) {
       out.writeLong(input.fileId());
@@ -226,6 +228,7 @@ public record RewriteLayout(List<Input> inputs) {
 
   /** Reads what {@link #writeTo} wrote. */
   public static RewriteLayout readFrom(DataInput in) throws IOException {
+    long readVersion = in.readLong();
     int count = in.readInt();
     if (count <= 0 || count > MAX_COUNT) {
       throw new IOException("Corrupt sink state: a rewrite of " + count + " files");
@@ -261,7 +264,7 @@ public record RewriteLayout(List<Input> inputs) {
       }
       inputs.add(new Input(id, vector, runs));
     }
-    return new RewriteLayout(inputs);
+    return new RewriteLayout(readVersion, inputs);
   }
 
   private static final int MAX_COUNT = 1 << 24;

@@ -78,6 +78,7 @@ class OwnFilesCompactionTest {
       PreparedCompaction prepared =
           table
               .prepareCompactionOfOwnFiles(
+                  Long.MAX_VALUE,
                   OPTIONS,
                   WRITE_OPTIONS,
                   file -> !file.equals(other.path()),
@@ -313,7 +314,13 @@ class OwnFilesCompactionTest {
     PreparedCompaction prepared =
         table
             .prepareCompactionOfOwnFiles(
-                OPTIONS, WRITE_OPTIONS, file -> true, "part-00000-compacted", KEY, moved)
+                Long.MAX_VALUE,
+                OPTIONS,
+                WRITE_OPTIONS,
+                file -> true,
+                "part-00000-compacted",
+                KEY,
+                moved)
             .orElseThrow();
     return new Rewrite(prepared, prepared.writtenFiles().toList().get(0), layout(prepared, moved));
   }
@@ -321,7 +328,7 @@ class OwnFilesCompactionTest {
   private static RewriteLayout layout(PreparedCompaction prepared, MovedRows moved) {
     RewriteLayout.Builder layout = new RewriteLayout.Builder(prepared.readVectors());
     moved.forEach(layout);
-    return layout.build(prepared.removedIds());
+    return layout.build(prepared.plannedVersion(), prepared.removedIds());
   }
 
   /** The rows the file actions name that no deletion vector deletes. */

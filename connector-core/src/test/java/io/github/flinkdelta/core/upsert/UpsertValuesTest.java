@@ -162,6 +162,7 @@ class UpsertValuesTest {
     deletes.setIndexVersion(7);
     RewriteLayout layout =
         new RewriteLayout(
+            3,
             List.of(
                 new RewriteLayout.Input(
                     1,

@@ -54,6 +54,6 @@ public final class UnityCatalogCatalogFactory implements CatalogFactory {
         options.getOptional(UnityCatalogCatalogOptions.CATALOG).orElse(context.getName()),
         options.get(UnityCatalogCatalogOptions.DEFAULT_DATABASE),
         connection,
-        HadoopOptions.from(context.getOptions()));
+        HadoopOptions.from("Catalog " + context.getName(), context.getOptions()));
   }
 }

@@ -56,7 +56,8 @@ final class MaintenanceTask extends RichFlatMapFunction<String, Void> {
     try (DeltaTable delta =
         DeltaTable.open(
             TableRequest.of(
-                reference(table, options), HadoopConfigurations.of(HadoopOptions.from(options))))) {
+                reference(table, options),
+                HadoopConfigurations.of(HadoopOptions.from("Table maintenance", options))))) {
       return table + ": " + action.run(delta);
     } catch (RuntimeException e) {
       return FAILED + " " + table + ": " + e.getMessage();

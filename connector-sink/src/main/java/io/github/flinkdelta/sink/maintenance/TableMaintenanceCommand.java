@@ -133,7 +133,7 @@ public final class TableMaintenanceCommand {
       try (UnityCatalogClient client =
           new UnityCatalogClient(
               UnityCatalogOptions.connection(Configuration.fromMap(options), "Schema " + table),
-              HadoopConfigurations.of(HadoopOptions.from(options)))) {
+              HadoopConfigurations.of(HadoopOptions.from("Table maintenance", options)))) {
         for (String name : client.namespace(parts[0]).tables(parts[1])) {
           expanded.add(new UnityCatalogTableName(parts[0], parts[1], name).toString());
         }

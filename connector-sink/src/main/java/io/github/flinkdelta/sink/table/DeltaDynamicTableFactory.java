@@ -107,7 +107,8 @@ public final class DeltaDynamicTableFactory
     String name = context.getObjectIdentifier().asSummaryString();
     ReadableConfig options = helper.getOptions();
     Location target = target(name, options);
-    Map<String, String> hadoopOptions = HadoopOptions.from(context.getCatalogTable().getOptions());
+    Map<String, String> hadoopOptions =
+        HadoopOptions.from("Table " + name, context.getCatalogTable().getOptions());
     return DeltaDynamicTableSource.of(
         name,
         readOptions(options, context),
@@ -149,7 +150,8 @@ public final class DeltaDynamicTableFactory
     String name = context.getObjectIdentifier().asSummaryString();
     ReadableConfig options = helper.getOptions();
     Location target = target(name, options);
-    Map<String, String> hadoopOptions = HadoopOptions.from(context.getCatalogTable().getOptions());
+    Map<String, String> hadoopOptions =
+        HadoopOptions.from("Table " + name, context.getCatalogTable().getOptions());
     return new DeltaDynamicTableSink(
         name,
         options,

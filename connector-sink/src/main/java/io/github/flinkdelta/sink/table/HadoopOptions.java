@@ -1,5 +1,6 @@
 package io.github.flinkdelta.sink.table;
 
+import io.github.flinkdelta.sink.EnvironmentReferences;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.annotation.Internal;
@@ -17,12 +18,20 @@ public final class HadoopOptions {
 
   private HadoopOptions() {}
 
-  /** The Hadoop options among {@code options}, without their prefix. */
-  public static Map<String, String> from(Map<String, String> options) {
+  /**
+   * The Hadoop options among {@code options}, without their prefix.
+   *
+   * @param owner what the options belong to, for messages, e.g. {@code "Table main.db.orders"}
+   * @throws IllegalArgumentException when a value names a variable the cluster does not allow
+   *     ({@link EnvironmentReferences})
+   */
+  public static Map<String, String> from(String owner, Map<String, String> options) {
+    EnvironmentReferences references = EnvironmentReferences.ofCluster();
     Map<String, String> hadoop = new HashMap<>();
     options.forEach(
         (key, value) -> {
           if (key.startsWith(PREFIX)) {
+            references.check(owner, key, value);
             hadoop.put(key.substring(PREFIX.length()), value);
           }
         });
