@@ -1,5 +1,6 @@
 package io.github.flinkdelta.sink;
 
+import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.write.DataFiles;
 import java.io.IOException;
 import org.apache.flink.annotation.Internal;
@@ -24,6 +25,7 @@ public final class DeltaCommittableSerializer
     out.writeLong(committable.checkpointId());
     committable.files().writeTo(out);
     committable.deletes().writeTo(out);
+    out.writeLong(committable.createdMillis());
     return out.getCopyOfBuffer();
   }
 
@@ -34,7 +36,9 @@ public final class DeltaCommittableSerializer
     String appId = DataFileSerialization.readString(in);
     long checkpointId = in.readLong();
     DataFiles files = DataFileSerialization.readFiles(in);
-    return new DeltaCommittable(
-        appId, checkpointId, files, DataFileSerialization.readDeletes(version, in));
+    FileDeletes deletes = DataFileSerialization.readDeletes(version, in);
+    // Earlier versions did not record when the files were handed on.
+    long created = version >= DataFileSerialization.VERSION ? in.readLong() : 0;
+    return new DeltaCommittable(appId, checkpointId, files, deletes, created);
   }
 }

@@ -125,15 +125,21 @@ final class DeltaCommitter implements Committer<DeltaCommittable> {
   }
 
   /**
-   * A committable restored from state that the table does not hold yet must still find its files: a
-   * vacuum with a retention shorter than the job's downtime may have deleted them, and committing
-   * would leave versions that reference missing files. The job stops instead, naming them.
+   * A committable restored from state, or handed on long ago (checkpoints declined for a while
+   * carry their files on to the next that completes), that the table does not hold yet must still
+   * find its files: a vacuum spares files no version references only while they are younger than
+   * the table's retention, and committing would leave versions that reference missing files. The
+   * job stops instead, naming them. A fresh committable, younger than half the retention, is not
+   * checked: no vacuum that keeps the table's retention can have taken its files.
    */
   private void checkFilesOfReplay(DeltaCommittable committable) {
     boolean replay =
         restoredCheckpointId.isPresent()
             && committable.checkpointId() <= restoredCheckpointId.getAsLong();
-    if (!replay || table().transactionVersion(committable.appId()) >= committable.checkpointId()) {
+    long age = System.currentTimeMillis() - committable.createdMillis();
+    boolean old = age > table().fileRetention().toMillis() / 2;
+    if ((!replay && !old)
+        || table().transactionVersion(committable.appId()) >= committable.checkpointId()) {
       return;
     }
     List<String> missing = table.missing(committable.files());

@@ -259,10 +259,14 @@ public final class DeltaSinkBuilder {
           partitionColumns,
           options.get(DeltaSinkOptions.SCHEMA_EVOLUTION),
           options.get(DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING));
+      layout = table.layoutFor(rowType, partitionColumns);
       if (key != null) {
+        // Keys of the stream's rows are encoded as the table stores them; a key that is also a
+        // partition column refuses empty values, which Delta would store as a null key.
+        key = key.forTable(table.snapshot().getSchema());
+        layout = layout.withKey(key.names());
         table.enableUpserts();
       }
-      layout = table.layoutFor(rowType, partitionColumns);
       locator = table.locator();
     }
     return new DeltaSink(

@@ -102,6 +102,11 @@ public final class FileRows implements AutoCloseable {
       boolean onlySelected,
       long from)
       throws IOException {
+    if (file.size() < 0) {
+      // A remove action need not say the file's size (the field is optional in the protocol).
+      org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.path());
+      file = file.withSize(path.getFileSystem(conf).getFileStatus(path).getLen());
+    }
     ReadColumns.Resolved resolved = columns.resolved();
     PartitionColumns partitions = PartitionColumns.of(resolved, file);
     DataFileRows rows = ParquetColumnRows.open(conf, resolved, file, partitions);

@@ -58,6 +58,12 @@ public record ReadFile(
         watermark == null ? WatermarkColumn.UNKNOWN : watermark.minMillis(add));
   }
 
+  /** This file with its size, where the action that named it did not say it. */
+  public ReadFile withSize(long bytes) {
+    return new ReadFile(
+        path, bytes, modificationTime, partitionValues, deletionVector, version, minTimestamp);
+  }
+
   /** The absolute path of an add action's path, which is a URI, relative to the root or not. */
   static String absolute(URI root, String path) {
     Path file = new Path(URI.create(path));

@@ -11,6 +11,7 @@ import io.delta.kernel.internal.actions.RemoveFile;
 import io.delta.kernel.internal.util.VectorUtils;
 import io.delta.kernel.utils.CloseableIterator;
 import io.github.flinkdelta.core.table.DeletionVectors;
+import io.github.flinkdelta.core.write.PartitionValues;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -97,8 +98,12 @@ public final class TableChanges {
   }
 
   private static ReadFile removed(RemoveFile remove, URI root, long version) {
+    // Partition values are optional in a remove action: the file's directories name them too.
     Map<String, String> partitionValues =
-        remove.getPartitionValues().map(VectorUtils::<String, String>toJavaMap).orElse(Map.of());
+        remove
+            .getPartitionValues()
+            .map(VectorUtils::<String, String>toJavaMap)
+            .orElseGet(() -> PartitionValues.fromPath(remove.getPath()));
     return new ReadFile(
         ReadFile.absolute(root, remove.getPath()),
         remove.getSize().orElse(-1L),

@@ -68,17 +68,36 @@ public final class FileLayouts {
       RowType rowType,
       List<String> expectedPartitionColumns,
       boolean materializePartitions) {
+    return forRows(
+        tableName, table, rowType, expectedPartitionColumns, materializePartitions, List.of());
+  }
+
+  /**
+   * As {@link #forRows(String, TableDefinition, RowType, List, boolean)}, with statistics for
+   * {@code clusteringColumns} (dot-separated logical paths) whatever the table's properties say.
+   */
+  public static FileLayout forRows(
+      String tableName,
+      TableDefinition table,
+      RowType rowType,
+      List<String> expectedPartitionColumns,
+      boolean materializePartitions,
+      List<String> clusteringColumns) {
     // Whatever the sink's mode, the table has been evolved by now: what is left must fit as is.
     SchemaMerge.of(tableName, table, rowType, expectedPartitionColumns, SchemaEvolution.NONE);
-    return layout(tableName, table, rowType, materializePartitions);
+    return layout(tableName, table, rowType, materializePartitions, clusteringColumns);
   }
 
   private static FileLayout layout(
-      String tableName, TableDefinition table, RowType rowType, boolean materializePartitions) {
+      String tableName,
+      TableDefinition table,
+      RowType rowType,
+      boolean materializePartitions,
+      List<String> clusteringColumns) {
     StructType tableSchema = table.schema();
     Map<String, String> properties = table.properties();
     Set<String> partitions = new HashSet<>(lowerCase(table.partitionColumns()));
-    StatsSelection stats = StatsSelection.from(properties);
+    StatsSelection stats = StatsSelection.from(properties).always(clusteringColumns);
     RowType tableRow = DeltaTypes.toFlinkRowType(tableSchema);
     // Rows whose columns have the table's types and nested shapes are read in place; others are
     // first reshaped into rows of the table's row type.

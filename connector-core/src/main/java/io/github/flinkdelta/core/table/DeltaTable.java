@@ -183,7 +183,8 @@ public final class DeltaTable implements AutoCloseable {
         definition(),
         rowType,
         expectedPartitionColumns,
-        WriterFeatures.materializesPartitions(snapshots.current()));
+        WriterFeatures.materializesPartitions(snapshots.current()),
+        WriterFeatures.clusteringColumns(snapshots.current()));
   }
 
   /**
@@ -421,6 +422,21 @@ public final class DeltaTable implements AutoCloseable {
         retention,
         dryRun,
         System.currentTimeMillis());
+  }
+
+  /**
+   * How long a vacuum spares files that no version within it references, as the table's {@code
+   * delta.deletedFileRetentionDuration} says (7 days when it says nothing, or nothing readable).
+   */
+  public Duration fileRetention() {
+    try {
+      return TableVacuum.retentionOf(
+          name(),
+          snapshots.current().getTableProperties().get(TableVacuum.FILE_RETENTION),
+          TableVacuum.DEFAULT_FILE_RETENTION);
+    } catch (IllegalArgumentException e) {
+      return TableVacuum.DEFAULT_FILE_RETENTION;
+    }
   }
 
   /**

@@ -328,7 +328,8 @@ final class TableCompaction {
             definition,
             DeltaTypes.toFlinkRowType(schema),
             List.of(),
-            WriterFeatures.materializesPartitions(snapshot));
+            WriterFeatures.materializesPartitions(snapshot),
+            WriterFeatures.clusteringColumns(snapshot));
     if (RowTracking.isOn(snapshot)) {
       List<String> materialized = RowTracking.materializedColumns(tableName, snapshot);
       layout = withRowTrackingColumns(layout, schema.length(), materialized);

@@ -39,6 +39,8 @@ import java.util.Set;
  */
 final class TableKeys {
 
+  private static final String PHYSICAL_NAME = "delta.columnMapping.physicalName";
+
   private TableKeys() {}
 
   static long scan(Engine engine, Snapshot snapshot, KeyColumns keys, LiveRowConsumer consumer) {
@@ -144,7 +146,7 @@ final class TableKeys {
               if (partitionColumns.contains(field.getName().toLowerCase(Locale.ROOT))) {
                 Literal value =
                     PartitionUtils.literalForPartitionValue(
-                        field.getDataType(), partitionValue(file, field.getName()));
+                        field.getDataType(), partitionValue(file, field));
                 vectors[i] =
                     engine
                         .getExpressionHandler()
@@ -167,20 +169,28 @@ final class TableKeys {
     }
   }
 
-  private static String partitionValue(KeyFile file, String column) {
+  /**
+   * The value of partition column {@code field} for {@code file}: a file the sink wrote names its
+   * partition values by logical column name, an action of the log by physical name.
+   */
+  private static String partitionValue(KeyFile file, StructField field) {
+    String column = field.getName();
+    String physical =
+        field.getMetadata().contains(PHYSICAL_NAME)
+            ? field.getMetadata().getString(PHYSICAL_NAME)
+            : column;
     if (file.partitionValues() != null) {
       for (var entry : file.partitionValues().entrySet()) {
-        if (entry.getKey().equalsIgnoreCase(column)) {
+        if (entry.getKey().equalsIgnoreCase(column) || entry.getKey().equals(physical)) {
           return entry.getValue();
         }
       }
       return null;
     }
     // Writers put a file of partition column c with value v under a directory c=v (escaped).
-    for (String directory : file.relativePath().split("/")) {
-      int equals = directory.indexOf('=');
-      if (equals > 0 && directory.substring(0, equals).equalsIgnoreCase(column)) {
-        return PartitionValues.unescape(directory.substring(equals + 1));
+    for (var entry : PartitionValues.fromPath(file.relativePath()).entrySet()) {
+      if (entry.getKey().equalsIgnoreCase(column) || entry.getKey().equals(physical)) {
+        return entry.getValue();
       }
     }
     throw new IllegalStateException(

@@ -2,6 +2,7 @@ package io.github.flinkdelta.core.table;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.internal.SnapshotImpl;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -22,6 +23,16 @@ final class WriterFeatures {
   static final String WRITE_PARTITION_COLUMNS = "delta.writePartitionColumnsToParquet";
 
   private WriterFeatures() {}
+
+  /**
+   * The clustering columns of a clustered table, as dot-separated logical paths; empty for a table
+   * that is not clustered.
+   */
+  static List<String> clusteringColumns(Snapshot snapshot) {
+    return snapshot.getClusteringColumnInfos().orElse(List.of()).stream()
+        .map(info -> String.join(".", info.getLogicalColumn().getNames()))
+        .toList();
+  }
 
   /** The writer features the protocol of {@code snapshot} lists. */
   static Set<String> of(Snapshot snapshot) {

@@ -11,6 +11,8 @@ import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.ShortType;
 import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
 import java.io.Serializable;
@@ -47,13 +49,23 @@ public final class KeyColumns implements Serializable {
   private final List<String> names;
   private final int[] positions;
   private final LogicalType[] types;
+
+  /**
+   * What each column's integer value is multiplied by to read as the table stores it: a date the
+   * rows carry (days) is microseconds of its midnight in a timestamp column the table widened it
+   * to; 1 otherwise.
+   */
+  private final long[] scales;
+
   private transient RowData.FieldGetter[] getters;
 
-  private KeyColumns(String tableName, List<String> names, int[] positions, LogicalType[] types) {
+  private KeyColumns(
+      String tableName, List<String> names, int[] positions, LogicalType[] types, long[] scales) {
     this.tableName = tableName;
     this.names = List.copyOf(names);
     this.positions = positions;
     this.types = types;
+    this.scales = scales;
   }
 
   /**
@@ -100,8 +112,66 @@ public final class KeyColumns implements Serializable {
       positions[i] = position;
       types[i] = type;
     }
-    return new KeyColumns(tableName, names, positions, types);
+    long[] scales = new long[types.length];
+    java.util.Arrays.fill(scales, 1);
+    return new KeyColumns(tableName, names, positions, types, scales);
   }
+
+  /**
+   * These key columns as the table of {@code schema} stores them: a key read from the stream's rows
+   * then equals the key of the same row read from a file of the table, where the table widened a
+   * column's type (a date into a timestamp).
+   *
+   * @throws IllegalArgumentException naming the table and the column, when the table stores a key
+   *     column in a type a key cannot have (an integer widened into a double, say)
+   */
+  public KeyColumns forTable(StructType schema) {
+    long[] tableScales = scales.clone();
+    List<String> problems = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      DataType tableType = null;
+      for (StructField field : schema.fields()) {
+        if (field.getName().equalsIgnoreCase(names.get(i))) {
+          tableType = field.getDataType();
+        }
+      }
+      if (tableType == null) {
+        continue; // the schema check names the missing column
+      }
+      if (!KEY_TYPES.contains(tableType.getClass())) {
+        problems.add(
+            String.format(
+                "primary key column '%s' is %s in Delta table %s, which a key cannot have (the"
+                    + " table widened it); key columns are booleans, integers, decimals, strings,"
+                    + " binaries, dates or timestamps. Key the sink by other columns, or write to"
+                    + " another table",
+                names.get(i), tableType, tableName));
+      } else if (types[i].getTypeRoot() == LogicalTypeRoot.DATE
+          && (tableType instanceof TimestampType || tableType instanceof TimestampNTZType)) {
+        tableScales[i] = MICROS_PER_DAY;
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(String.join("; ", problems));
+    }
+    return new KeyColumns(tableName, names, positions, types, tableScales);
+  }
+
+  private static final long MICROS_PER_DAY = 86_400_000_000L;
+
+  private static final Set<Class<? extends DataType>> KEY_TYPES =
+      Set.of(
+          BooleanType.class,
+          ByteType.class,
+          ShortType.class,
+          IntegerType.class,
+          LongType.class,
+          DecimalType.class,
+          StringType.class,
+          BinaryType.class,
+          DateType.class,
+          TimestampType.class,
+          TimestampNTZType.class);
 
   /** The key columns' names, as the rows name them. */
   public List<String> names() {
@@ -127,11 +197,11 @@ public final class KeyColumns implements Serializable {
       getters = made;
     }
     if (getters.length == 1) {
-      return text(0, getters[0].getFieldOrNull(row));
+      return text(0, getters[0].getFieldOrNull(row), scales[0]);
     }
     StringBuilder key = new StringBuilder();
     for (int i = 0; i < getters.length; i++) {
-      append(key, text(i, getters[i].getFieldOrNull(row)));
+      append(key, text(i, getters[i].getFieldOrNull(row), scales[i]));
     }
     return key.toString();
   }
@@ -142,11 +212,11 @@ public final class KeyColumns implements Serializable {
    */
   public String keyOf(ColumnVector[] vectors, int rowId) {
     if (vectors.length == 1) {
-      return text(0, kernelValue(vectors[0], rowId));
+      return text(0, kernelValue(vectors[0], rowId), 1);
     }
     StringBuilder key = new StringBuilder();
     for (int i = 0; i < vectors.length; i++) {
-      append(key, text(i, kernelValue(vectors[i], rowId)));
+      append(key, text(i, kernelValue(vectors[i], rowId), 1));
     }
     return key.toString();
   }
@@ -155,8 +225,11 @@ public final class KeyColumns implements Serializable {
     key.append(part.length()).append(':').append(part);
   }
 
-  /** One key value as text; values of the same column and equal meaning give equal text. */
-  private String text(int column, Object value) {
+  /**
+   * One key value as text; values of the same column and equal meaning give equal text. An integer
+   * value is multiplied by {@code scale} first.
+   */
+  private String text(int column, Object value, long scale) {
     if (value == null) {
       throw new IllegalArgumentException(
           String.format(
@@ -167,7 +240,7 @@ public final class KeyColumns implements Serializable {
     if (value instanceof Boolean b) {
       return b ? "t" : "f";
     } else if (value instanceof Number n && !(value instanceof BigDecimal)) {
-      return Long.toString(n.longValue());
+      return Long.toString(Math.multiplyExact(n.longValue(), scale));
     } else if (value instanceof BigDecimal d) {
       return d.stripTrailingZeros().toPlainString();
     } else if (value instanceof DecimalData d) {

@@ -81,6 +81,25 @@ public final class FileLayout implements Serializable {
     return new RowType(fields);
   }
 
+  /**
+   * This layout for a sink keyed by {@code keyColumns}: a key column that is a partition column
+   * refuses empty values, which Delta would store as a null key.
+   */
+  public FileLayout withKey(List<String> keyColumns) {
+    List<PartitionColumn> columns = new ArrayList<>();
+    for (PartitionColumn column : partitionColumns) {
+      boolean key = keyColumns.stream().anyMatch(k -> k.equalsIgnoreCase(column.name()));
+      columns.add(
+          new PartitionColumn(
+              column.name(),
+              column.directoryName(),
+              column.position(),
+              column.type(),
+              column.refusesEmpty() || key));
+    }
+    return new FileLayout(data, columns, reshaper);
+  }
+
   /** Whether the data files hold the partition columns too (materialized, after the data). */
   public boolean materializesPartitions() {
     if (partitionColumns.isEmpty()) {

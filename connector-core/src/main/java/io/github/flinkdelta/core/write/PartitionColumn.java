@@ -13,10 +13,19 @@ import org.apache.flink.table.types.logical.LogicalType;
  * @param directoryName the name used in the partition directory (the physical name)
  * @param position where the column sits in the incoming row
  * @param type the column's Flink type
+ * @param refusesEmpty whether a row's empty string (or empty binary) value is refused: Delta stores
+ *     an empty partition value as null, which a NOT NULL column, or a primary key column, cannot
+ *     hold
  */
 @Internal
-public record PartitionColumn(String name, String directoryName, int position, LogicalType type)
+public record PartitionColumn(
+    String name, String directoryName, int position, LogicalType type, boolean refusesEmpty)
     implements Serializable {
+
+  /** A partition column that refuses empty values when it is NOT NULL. */
+  public PartitionColumn(String name, String directoryName, int position, LogicalType type) {
+    this(name, directoryName, position, type, !type.isNullable());
+  }
 
   public PartitionColumn {
     Objects.requireNonNull(name, "name");

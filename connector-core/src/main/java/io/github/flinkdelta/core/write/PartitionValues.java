@@ -93,4 +93,29 @@ public final class PartitionValues {
     }
     return out.toString();
   }
+
+  /**
+   * The partition values the directories of {@code logPath} (a data file's path as the log writes
+   * it: a URI, relative or absolute) name, {@code column=value} each, by column; empty when none
+   * does.
+   */
+  public static java.util.Map<String, String> fromPath(String logPath) {
+    java.util.Map<String, String> values = new java.util.HashMap<>();
+    String path;
+    try {
+      path = new java.net.URI(logPath).getPath();
+    } catch (java.net.URISyntaxException e) {
+      path = logPath;
+    }
+    String[] segments = path.split("/");
+    for (int i = 0; i < segments.length - 1; i++) {
+      int equals = segments[i].indexOf('=');
+      if (equals > 0) {
+        values.put(
+            unescape(segments[i].substring(0, equals)),
+            unescape(segments[i].substring(equals + 1)));
+      }
+    }
+    return values;
+  }
 }

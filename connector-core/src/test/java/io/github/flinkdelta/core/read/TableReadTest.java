@@ -102,6 +102,54 @@ class TableReadTest {
     }
   }
 
+  @Test
+  void aChangelogReadsTheRowsOfARemoveThatNamesNeitherSizeNorPartitionValues() throws Exception {
+    String path = dir.resolve("bare-remove").toUri().toString();
+    try (DeltaTable table = TestTables.create(path, TYPE, List.of("bucket"), Map.of())) {
+      List<RowData> rows = new ArrayList<>();
+      for (long id = 0; id < 4; id++) {
+        rows.add(GenericRowData.of(id, 7, StringData.fromString("t" + id)));
+      }
+      var file = TestTables.writeFiles(path, TYPE, List.of("bucket"), rows).get(0);
+      table.commit("app", 1, List.of(file));
+      long version = table.reload().getVersion() + 1;
+      // size and partitionValues are optional in a remove action (PROTOCOL.md): another writer
+      // may leave them out.
+      java.nio.file.Files.writeString(
+          Path.of(java.net.URI.create(path))
+              .resolve("_delta_log")
+              .resolve(String.format("%020d.json", version)),
+          "{\"remove\":{\"path\":\""
+              + file.path()
+              + "\",\"deletionTimestamp\":1,\"dataChange\":true}}\n");
+      Snapshot snapshot = table.reload();
+
+      List<VersionChange> changes =
+          TableChanges.of(
+              engine,
+              new io.github.flinkdelta.core.catalog.PathTableHistory(path)
+                  .commits(engine, version, version),
+              snapshot.getPath(),
+              null);
+      ReadFile removed = changes.get(0).removed().get(0);
+      assertThat(removed.size()).isEqualTo(-1);
+      assertThat(removed.partitionValues()).containsEntry("bucket", "7");
+      ReadColumns columns = ReadColumns.of(path, snapshot, List.of());
+      List<List<Object>> read = new ArrayList<>();
+      try (FileRows fileRows = FileRows.open(engine, conf, columns, removed, 0)) {
+        while (fileRows.next()) {
+          read.add(values(fileRows.row()));
+        }
+      }
+      assertThat(read)
+          .containsExactlyInAnyOrder(
+              List.of(0L, 7, "t0"),
+              List.of(1L, 7, "t1"),
+              List.of(2L, 7, "t2"),
+              List.of(3L, 7, "t3"));
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"name", "id"})
   void aColumnMappedTableWithAnAddedColumnReadsAsKernelReadsIt(String mode) throws Exception {

@@ -186,6 +186,50 @@ class IndexFollowsTheLogTest {
     }
   }
 
+  @Test
+  void aKeyWithAPartitionColumnIsFollowedUnderColumnMapping() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    RowType type =
+        RowType.of(
+            new LogicalType[] {new BigIntType(false), new VarCharType(false, 8)},
+            new String[] {"id", "region"});
+    KeyColumns key = KeyColumns.of("t", type, List.of("id", "region"));
+    try (DeltaTable table =
+        TestTables.create(
+            path,
+            type,
+            List.of("region"),
+            Map.of("delta.enableDeletionVectors", "true", "delta.columnMapping.mode", "name"))) {
+      List<RowData> rows = new ArrayList<>();
+      List<RowData> rows2 = new ArrayList<>();
+      for (long i = 0; i < 6; i++) {
+        rows.add(GenericRowData.of(i, StringData.fromString(i % 2 == 0 ? "eu" : "us")));
+        rows2.add(GenericRowData.of(i + 6, StringData.fromString(i % 2 == 0 ? "eu" : "us")));
+      }
+      // Two files of each region, which the other writer's compaction merges.
+      TestTables.committed(
+          table.commit("app", 1, TestTables.writeFiles(path, type, List.of("region"), rows)));
+      TestTables.committed(
+          table.commit("app", 2, TestTables.writeFiles(path, type, List.of("region"), rows2)));
+      long version = table.snapshot().getVersion();
+      try (DeltaTable other = TestTables.open(path)) {
+        assertThat(other.compact(new CompactionOptions(128L << 20, 2, 1L << 30, 0.2), "other"))
+            .matches(result -> result.committed());
+      }
+
+      KeyChanges changes = table.keyChanges(version, key, k -> true, "app");
+
+      List<String> keys = new ArrayList<>();
+      changes.versions().forEach(v -> changes.forEach(v, (k, change, row) -> keys.add(k)));
+      Map<String, RowLocation> index = new HashMap<>();
+      table.reload();
+      table.scanKeys(key, (k, fileId, position) -> index.put(k, new RowLocation(fileId, position)));
+      // Each key removed from its old file and added in its new one, with its partition value.
+      assertThat(keys).hasSize(24);
+      assertThat(new java.util.HashSet<>(keys)).isEqualTo(index.keySet());
+    }
+  }
+
   private static IndexCatchUp.Outcome follow(
       DeltaTable table, Map<String, RowLocation> index, long version, PendingWrites pending) {
     return follow(table, index, version, pending, new FileDeletes());
