@@ -10,10 +10,13 @@ import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.core.testing.FaultyPathTable;
 import io.github.flinkdelta.core.testing.TestTables;
 import io.github.flinkdelta.core.write.DataFiles;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
@@ -163,6 +166,44 @@ class DeltaCommitterTest {
     }
     assertThat(DeltaTableReader.version(path)).isEqualTo(1);
     assertRows(1);
+  }
+
+  @Test
+  void aCommittableHandedOnLongerAgoThanHalfTheRetentionWhoseFilesAreGoneStopsTheJob()
+      throws Exception {
+    committerOnce(request(1, 1));
+    try (var table = TestTables.open(path)) {
+      table.updateProperties(Map.of("delta.deletedFileRetentionDuration", "interval 2 hours"));
+    }
+    // Checkpoints were declined for an hour and a half: a vacuum may have taken the files of the
+    // one carried over, which no version references.
+    RecordedCommitRequest carried = request(2, 2);
+    DeltaCommittable old = carried.getCommittable();
+    DeltaCommittable handedOnLongAgo =
+        new DeltaCommittable(
+            old.appId(),
+            old.checkpointId(),
+            old.files(),
+            old.deletes(),
+            System.currentTimeMillis() - Duration.ofMinutes(90).toMillis());
+    String missing = old.files().toList().get(0).path();
+    Files.delete(Path.of(java.net.URI.create(path)).resolve(missing));
+
+    try (DeltaCommitter committer = committer(OptionalLong.empty())) {
+      assertThatThrownBy(
+              () -> committer.commit(List.of(new RecordedCommitRequest(handedOnLongAgo))))
+          .isInstanceOf(SuppressRestartsException.class)
+          .rootCause()
+          .hasMessageContaining(missing);
+    }
+    assertThat(DeltaTableReader.version(path)).as("nothing committed after it").isEqualTo(2);
+    assertRows(1);
+  }
+
+  private void committerOnce(RecordedCommitRequest request) throws Exception {
+    try (DeltaCommitter committer = committer(OptionalLong.empty())) {
+      committer.commit(List.of(request));
+    }
   }
 
   private DeltaCommitter committer(OptionalLong restoredCheckpoint) {

@@ -97,8 +97,7 @@ class TableVacuumTest {
       assertThat(compacted).isEqualTo(7);
 
       // Once every version that removed them is older than the retention, they go.
-      ageTheLog();
-      VacuumResult result = table.vacuum(WEEK, false);
+      VacuumResult result = vacuumEightDaysLater(table);
 
       List<String> expected = new ArrayList<>(files.stream().map(DataFile::path).toList());
       assertThat(result.deleted()).containsAll(expected).hasSize(expected.size() + 1);
@@ -119,10 +118,7 @@ class TableVacuumTest {
       FileDeletes deletes = new FileDeletes();
       deletes.add(FileIds.of(files.get(0).path()), 3);
       TestTables.committed(table.commit("app", 2, List.of(), deletes));
-      ageEveryDataFile();
-      ageTheLog();
-
-      assertThat(table.vacuum(WEEK, false).deleted()).isEmpty();
+      assertThat(vacuumEightDaysLater(table).deleted()).isEmpty();
       assertThat(DeltaTableReader.readAll(path)).hasSize(9);
     }
   }
@@ -172,6 +168,81 @@ class TableVacuumTest {
     }
   }
 
+  @Test
+  void aFileRemovedWithinTheRetentionStaysWhenOnlyTheCheckpointStillHoldsItsTombstone()
+      throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = create(path, Map.of());
+        DeltaCheckpoints checkpoints = table.checkpoints(4)) {
+      List<DataFile> first = writeRows(path, 0, 10);
+      TestTables.committed(table.commit("app", 1, first));
+      TestTables.committed(table.commit("app", 2, writeRows(path, 10, 10)));
+      table.compact(new CompactionOptions(128L << 20, 2, 1L << 40, 0.2), "c");
+      TestTables.commitOneRow(TYPE, table, checkpoints, 4);
+      // The commits before the checkpoint are gone (log cleanup); the compaction's tombstones
+      // live on in the checkpoint, young.
+      for (long version = 0; version < 4; version++) {
+        Files.delete(dir.resolve("t/_delta_log").resolve(String.format("%020d.json", version)));
+      }
+      ageEveryDataFile();
+
+      assertThat(table.vacuum(WEEK, true).deleted())
+          .as("files the compaction removed a moment ago")
+          .doesNotContain(first.get(0).path());
+    }
+  }
+
+  @Test
+  void orphansInAPartitionOfAColumnWhoseNameStartsWithAnUnderscoreGo() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    RowType type =
+        RowType.of(
+            new LogicalType[] {new BigIntType(false), new BigIntType(false)},
+            new String[] {"id", "_p"});
+    try (DeltaTable table = TestTables.create(path, type, List.of("_p"), Map.of())) {
+      TestTables.committed(
+          table.commit(
+              "app",
+              1,
+              TestTables.writeFiles(
+                  path, type, List.of("_p"), List.of(GenericRowData.of(1L, 1L)))));
+      List<DataFile> orphans =
+          TestTables.writeFiles(path, type, List.of("_p"), List.of(GenericRowData.of(2L, 1L)));
+      ageEveryDataFile();
+
+      assertThat(orphans.get(0).path()).startsWith("_p=1/");
+      assertThat(table.vacuum(WEEK, true).deleted()).containsExactly(orphans.get(0).path());
+    }
+  }
+
+  @Test
+  void theFilesOfADeltaTableNestedUnderTheRootStay() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    String nested = dir.resolve("t/nested").toUri().toString();
+    try (DeltaTable table = create(path, Map.of());
+        DeltaTable inner = create(nested, Map.of())) {
+      TestTables.committed(table.commit("app", 1, writeRows(path, 0, 5)));
+      TestTables.committed(inner.commit("app", 1, writeRows(nested, 0, 5)));
+      ageEveryDataFile();
+
+      assertThat(table.vacuum(WEEK, true).deleted()).isEmpty();
+    }
+    assertThat(DeltaTableReader.readAll(nested)).hasSize(5);
+  }
+
+  /** A vacuum run eight days from now, with a week's retention. */
+  private static VacuumResult vacuumEightDaysLater(DeltaTable table) {
+    var conf = io.github.flinkdelta.core.storage.HadoopConfigurations.of(Map.of());
+    return TableVacuum.run(
+        table.name(),
+        io.delta.kernel.defaults.engine.DefaultEngine.create(conf),
+        table.reload(),
+        conf,
+        WEEK,
+        false,
+        System.currentTimeMillis() + Duration.ofDays(8).toMillis());
+  }
+
   private DeltaTable create(String path, Map<String, String> properties) {
     return TestTables.create(path, TYPE, List.of(), properties);
   }
@@ -201,12 +272,6 @@ class TableVacuumTest {
           .filter(Files::isRegularFile)
           .filter(f -> !f.toString().contains("_delta_log"))
           .forEach(TableVacuumTest::age);
-    }
-  }
-
-  private void ageTheLog() throws IOException {
-    try (Stream<Path> log = Files.list(dir.resolve("t/_delta_log"))) {
-      log.forEach(TableVacuumTest::age);
     }
   }
 
