@@ -19,6 +19,9 @@ import org.apache.hadoop.fs.Path;
  * the name exists. delta-storage's local stores check for the file and then rename over it, and
  * Kernel creates a new store for every write, so two writers committing the same version at once
  * could both succeed and one commit would be lost.
+ *
+ * <p>An overwrite ({@code _last_checkpoint}) removes the Hadoop checksum file another engine may
+ * have left beside the old content, as this store writes none.
  */
 @Internal
 public final class AtomicLocalLogStore extends HadoopFileSystemLogStore {
@@ -44,6 +47,10 @@ public final class AtomicLocalLogStore extends HadoopFileSystemLogStore {
       if (overwrite) {
         Files.move(
             temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        // Hadoop's checksummed local file system (another engine's, e.g. Spark's) keeps a checksum
+        // beside the files it writes; left behind, it no longer matches, and every read through
+        // that file system (every load of the table) fails over to listing the log.
+        Files.deleteIfExists(target.resolveSibling("." + target.getFileName() + ".crc"));
       } else {
         // link(2) creates the name only if it does not exist: the commit either lands whole or
         // fails with FileAlreadyExistsException, which Kernel treats as a lost race.

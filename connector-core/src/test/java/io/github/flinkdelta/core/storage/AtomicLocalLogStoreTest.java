@@ -60,4 +60,28 @@ class AtomicLocalLogStoreTest {
       assertThat(files.filter(f -> f.getFileName().toString().endsWith(".tmp"))).isEmpty();
     }
   }
+
+  @Test
+  void anOverwriteLeavesNoChecksumOfTheOldContentBehind() throws Exception {
+    Configuration conf = HadoopConfigurations.of(Map.of());
+    org.apache.hadoop.fs.Path lastCheckpoint =
+        new org.apache.hadoop.fs.Path(dir.resolve("_delta_log/_last_checkpoint").toUri());
+    // Another engine (Spark on a local disk) wrote it through Hadoop's checksummed file system,
+    // which keeps ._last_checkpoint.crc beside it.
+    org.apache.hadoop.fs.LocalFileSystem checksummed =
+        org.apache.hadoop.fs.FileSystem.getLocal(new Configuration());
+    try (var out = checksummed.create(lastCheckpoint, true)) {
+      out.write("{\"version\":10,\"size\":4}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    assertThat(dir.resolve("_delta_log/._last_checkpoint.crc")).exists();
+
+    new AtomicLocalLogStore(conf)
+        .write(lastCheckpoint, List.of("{\"version\":20,\"size\":7}").iterator(), true, conf);
+
+    // Read through the checksummed file system, as every load of the table does.
+    try (var in = checksummed.open(lastCheckpoint)) {
+      assertThat(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8))
+          .contains("\"version\":20");
+    }
+  }
 }
