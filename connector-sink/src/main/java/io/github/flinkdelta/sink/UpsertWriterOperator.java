@@ -295,10 +295,12 @@ final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
         // An UPDATE_BEFORE retracts the key's row; the UPDATE_AFTER that follows writes it anew.
         if (previous != null) {
           deletes.add(previous.fileId(), previous.position());
-          deletes.addDeletedKey(key);
           index.remove(key);
           deleted.inc();
         }
+        // Also when the index knows no row of the key: another writer may have written it in a
+        // version the index has not taken in yet, which the commit settles by this key.
+        deletes.addDeletedKey(key);
       }
     }
   }

@@ -8,6 +8,7 @@ import io.github.flinkdelta.core.config.DeltaSourceOptions.StartupMode;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.source.DeltaSource;
+import io.github.flinkdelta.source.DeltaSourceBuilder;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -39,11 +40,28 @@ final class ChangelogMirror {
 
   /** Waits until a mirror of the path table {@code table}, built at {@code copy}, equals it. */
   static void assertMirrors(FlinkCluster flink, String table, String copy) throws Exception {
-    List<List<Object>> rows = DeltaTableReader.readAll(table);
+    assertMirrors(
+        flink,
+        DeltaSource.builder().tablePath(table),
+        DeltaTableReader.readAll(table),
+        table,
+        copy);
+  }
+
+  /**
+   * Waits until a mirror of the table {@code source} reads, built at {@code copy}, holds {@code
+   * rows}, the table's.
+   */
+  static void assertMirrors(
+      FlinkCluster flink,
+      DeltaSourceBuilder source,
+      List<List<Object>> rows,
+      String table,
+      String copy)
+      throws Exception {
     StreamExecutionEnvironment env = flink.job().checkpointEveryMillis(100).env();
     env.fromSource(
-            DeltaSource.builder()
-                .tablePath(table)
+            source
                 .continuous()
                 .option(DeltaSourceOptions.STARTUP_MODE, StartupMode.VERSION)
                 .option(DeltaSourceOptions.STARTUP_VERSION, 0L)

@@ -27,6 +27,11 @@ final class UpsertAssert {
 
   /** {@code rows}, read from {@code what}, are exactly {@code expected}. */
   static void assertRows(List<List<Object>> rows, Map<Long, List<Object>> expected, String what) {
+    java.util.Set<List<Object>> extra = new java.util.HashSet<>(rows);
+    Changelog.rows(expected).forEach(extra::remove);
+    java.util.Set<List<Object>> missing = new java.util.HashSet<>(Changelog.rows(expected));
+    rows.forEach(missing::remove);
+    assertThat(extra).as("rows %s holds that it should not (missing: %s)", what, missing).isEmpty();
     assertThat(repeatedKeys(rows)).as("keys %s holds more than once", what).isEmpty();
     assertThat(rows).as("rows of %s", what).hasSize(expected.size());
     assertThat(rows)

@@ -14,6 +14,7 @@ import io.github.flinkdelta.core.write.FileIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,16 +37,24 @@ final class LiveFiles {
   private final long version;
   private final Map<Long, LiveFile> files;
 
-  private LiveFiles(long version, Map<Long, LiveFile> files) {
+  /**
+   * Files whose paths share an id (by chance, or made so by a writer): no delete can name one of
+   * them by id, so they are left out of {@link #files} and settled by key ({@link #ambiguous}).
+   */
+  private final Map<Long, Map<String, LiveFile>> shared;
+
+  private LiveFiles(
+      long version, Map<Long, LiveFile> files, Map<Long, Map<String, LiveFile>> shared) {
     this.version = version;
     this.files = files;
+    this.shared = shared;
   }
 
   /** The files of {@code snapshot}. */
   static LiveFiles of(Engine engine, Snapshot snapshot, String tableName) {
-    Map<Long, LiveFile> files = new HashMap<>();
-    scan(engine, snapshot, tableName, (file, scanFile) -> put(files, file, tableName));
-    return new LiveFiles(snapshot.getVersion(), files);
+    LiveFiles live = new LiveFiles(snapshot.getVersion(), new HashMap<>(), new HashMap<>());
+    scan(engine, snapshot, tableName, (file, scanFile) -> live.put(file));
+    return live;
   }
 
   /**
@@ -71,14 +80,41 @@ final class LiveFiles {
     }
   }
 
-  private static void put(Map<Long, LiveFile> files, LiveFile file, String tableName) {
-    LiveFile other = files.put(file.id(), file);
+  private LiveFiles copy(long newVersion) {
+    Map<Long, Map<String, LiveFile>> sharedCopy = new HashMap<>();
+    shared.forEach((id, byPath) -> sharedCopy.put(id, new HashMap<>(byPath)));
+    return new LiveFiles(newVersion, new HashMap<>(files), sharedCopy);
+  }
+
+  private void put(LiveFile file) {
+    long id = file.id();
+    Map<String, LiveFile> clash = shared.get(id);
+    if (clash != null) {
+      clash.put(file.path(), file);
+      return;
+    }
+    LiveFile other = files.get(id);
     if (other != null && !other.path().equals(file.path())) {
-      throw new IllegalStateException(
-          String.format(
-              "Delta table %s has two data files of one id, %s and %s: the upsert sink cannot"
-                  + " tell their rows apart. Rename one of the files.",
-              tableName, other.path(), file.path()));
+      files.remove(id);
+      Map<String, LiveFile> byPath = new HashMap<>();
+      byPath.put(other.path(), other);
+      byPath.put(file.path(), file);
+      shared.put(id, byPath);
+      return;
+    }
+    files.put(id, file);
+  }
+
+  private void remove(long id, String path) {
+    Map<String, LiveFile> clash = shared.get(id);
+    if (clash == null) {
+      files.remove(id);
+      return;
+    }
+    clash.values().removeIf(file -> file.relativePath().equals(path));
+    if (clash.size() == 1) {
+      shared.remove(id);
+      files.put(id, clash.values().iterator().next());
     }
   }
 
@@ -87,24 +123,34 @@ final class LiveFiles {
     return version;
   }
 
-  /** The file of {@code id}, or null when the version has none. */
+  /** The file of {@code id}; null when the version has none, or several ({@link #ambiguous}). */
   LiveFile get(long id) {
     return files.get(id);
+  }
+
+  /**
+   * The files whose paths share an id with another file's: a delete that names such an id is stale,
+   * and the commit settles its key against all of them.
+   */
+  List<LiveFile> ambiguous() {
+    List<LiveFile> all = new ArrayList<>();
+    shared.values().forEach(byPath -> all.addAll(byPath.values()));
+    return all;
   }
 
   /**
    * The files after this version's next commit, which re-added or added the {@code changed} files
    * and removed the files of the {@code removed} ids.
    */
-  LiveFiles next(
-      long committedVersion, Iterable<LiveFile> changed, Set<Long> removed, String tableName) {
-    Map<Long, LiveFile> after = new HashMap<>(files);
-    after.keySet().removeAll(removed);
+  LiveFiles next(long committedVersion, Iterable<LiveFile> changed, Set<Long> removed) {
+    LiveFiles next = copy(committedVersion);
+    // The commit removed only files it named by id, none of which is ambiguous.
+    next.files.keySet().removeAll(removed);
     for (LiveFile file : changed) {
-      after.remove(file.id());
-      put(after, file, tableName);
+      next.files.remove(file.id());
+      next.put(file);
     }
-    return new LiveFiles(committedVersion, after);
+    return next;
   }
 
   /**
@@ -112,18 +158,18 @@ final class LiveFiles {
    * say: each version's removes first, then its adds.
    */
   LiveFiles after(List<TableLog.Version> versions, String tableName) {
-    Map<Long, LiveFile> after = new HashMap<>(files);
+    LiveFiles after = copy(version);
     long last = version;
     for (TableLog.Version next : versions) {
       if (next.version() != last + 1) {
         throw new IllegalArgumentException(
             "Versions " + last + " and " + next.version() + " of " + tableName + " do not follow");
       }
-      next.removed().forEach(removed -> after.remove(removed.id()));
-      next.added().forEach(added -> put(after, added.file(), tableName));
+      next.removed().forEach(removed -> after.remove(removed.id(), removed.relativePath()));
+      next.added().forEach(added -> after.put(added.file()));
       last = next.version();
     }
-    return new LiveFiles(last, after);
+    return new LiveFiles(last, after.files, after.shared);
   }
 
   /**

@@ -279,15 +279,21 @@ final class UpsertCommitter {
       Map<Long, RowPositions> stale =
           UpsertActions.stale(tableName, conf, snapshot, live, newFiles, deletes, written);
       Collection<LiveFile> scope = scope(appId, deletes.indexVersion(), snapshot, live);
-      boolean settles = !stale.isEmpty() || (scope != null && !scope.isEmpty());
+      boolean settles =
+          !stale.isEmpty() || (scope != null && (!scope.isEmpty() || !live.ambiguous().isEmpty()));
       // Without a key, or without the keys of the deleted rows (state of an earlier version),
       // nothing can be settled: planning refuses stale deletes.
       if (settles && key != null && deletes.deletedKeys().isPresent()) {
         long started = System.nanoTime();
         FileDeletes base = deletes.without(stale);
         long staleRows = stale.values().stream().mapToLong(RowPositions::cardinality).sum();
-        // State without an index version: settled against the whole table, as before.
-        Collection<LiveFile> against = deletes.indexVersion() < 0 ? null : scope;
+        // State without an index version: settled against the whole table, as before. Files
+        // whose ids another file shares cannot be named by a delete: their keys are settled too.
+        Collection<LiveFile> against = null;
+        if (deletes.indexVersion() >= 0) {
+          against = new java.util.LinkedHashSet<>(scope);
+          against.addAll(live.ambiguous());
+        }
         deletes =
             StaleRows.settle(
                 engine, conf, snapshot, key, files, base, deletes.deletedKeys().get(), against);
@@ -318,7 +324,7 @@ final class UpsertCommitter {
         actions.committedInto(written);
         liveFiles =
             next && !RowTracking.isOn(snapshot)
-                ? live.next(version, actions.changedEntries(), actions.removedIds(), tableName)
+                ? live.next(version, actions.changedEntries(), actions.removedIds())
                 : live; // the log gives the next list, with the row ids Kernel assigned
       }
 
@@ -357,7 +363,7 @@ final class UpsertCommitter {
         rewrite.committedInto(written);
         liveFiles =
             next && !RowTracking.isOn(snapshot)
-                ? live.next(version, rewrite.addedEntries(), rewrite.removedInputs(), tableName)
+                ? live.next(version, rewrite.addedEntries(), rewrite.removedInputs())
                 : live;
       }
 

@@ -116,8 +116,9 @@ public final class FileDeletes {
   }
 
   /**
-   * Records that the checkpoint deleted the live row of {@code key} without writing a new one,
-   * after {@link #add adding} the row's position.
+   * Records that the checkpoint deleted {@code key} without writing a new row: after {@link #add
+   * adding} the position of the row the index knew, or without one when it knew none (another
+   * writer may have written the key since the index looked, which the commit settles by key).
    */
   public void addDeletedKey(String key) {
     if (this == EMPTY) {
@@ -228,9 +229,12 @@ public final class FileDeletes {
     return kept;
   }
 
-  /** Whether no row is deleted and no file rewritten. */
+  /** Whether no row or key is deleted and no file rewritten. */
   public boolean isEmpty() {
-    return count == 0 && rewrites.isEmpty() && legacyRewrittenInputs.isEmpty();
+    return count == 0
+        && (deletedKeys == null || deletedKeys.isEmpty())
+        && rewrites.isEmpty()
+        && legacyRewrittenInputs.isEmpty();
   }
 
   /** The number of deleted rows. */

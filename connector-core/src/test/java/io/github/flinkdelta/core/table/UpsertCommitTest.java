@@ -270,6 +270,30 @@ class UpsertCommitTest {
   }
 
   @Test
+  void aDeleteOfADuplicateRowBesideAStaleDeleteCommitsExactly() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = create(path, Map.of())) {
+      table.settleStaleDeletesBy(KEY);
+      DataFile file = commitKeysZeroToFour(table, path);
+      // Another writer wrote key 2 a second time: a writer reading the table's keys keeps one row
+      // of it and deletes the other, by position alone.
+      DataFile again = writeRows(path, 2, 1).get(0);
+      TestTables.committed(table.commit("other", 1, List.of(again)));
+      long indexVersion = table.snapshot().getVersion();
+      // Then it deletes key 3, which the checkpoint deletes too.
+      TestTables.committed(table.commit("other", 2, List.of(), deletes(file, 3)));
+      FileDeletes deletes = deletes(file, 2, 3);
+      deletes.addDeletedKey("3");
+      deletes.setIndexVersion(indexVersion);
+
+      CommitOutcome outcome = table.commit("app", 2, List.of(), deletes);
+
+      assertThat(((CommitOutcome.Committed) outcome).staleRows()).isEqualTo(1);
+      assertThat(ids(path)).containsExactlyInAnyOrder(0L, 1L, 2L, 4L);
+    }
+  }
+
+  @Test
   void staleDeletesOfStateWithoutTheirKeysAreRefusedEvenWhenSettlingByKey() throws Exception {
     String path = dir.resolve("t").toUri().toString();
     try (DeltaTable table = create(path, Map.of())) {
