@@ -32,7 +32,13 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *       commit, first commit of a job, cancellation while starting;
  *   <li>{@code soak}: a one-table run of {@code --soak-minutes N} (default 60) at 10,000 rows/s,
  *       only when named in {@code --sections} or given {@code --soak-minutes}; {@code
- *       --soak-flavour upsert} streams the upsert changelog into a table with a primary key;
+ *       --soak-flavour upsert} streams the upsert changelog into a table with a primary key, {@code
+ *       --soak-flavour upsert-foreign} does so while real Spark runs {@code OPTIMIZE} every minute
+ *       and a {@code DELETE} of 1 % of the keys every five minutes ({@link
+ *       ForeignStatementsSoakRun}; checkpoints every {@code --soak-checkpoint-ms N}, default 1000);
+ *   <li>{@code catch-up} (only when named): an upsert job's index catching up on real Spark's
+ *       {@code OPTIMIZE} of a table of {@code --catch-up-rows N} (default 10,000,000) rows, against
+ *       a job without state rescanning the table ({@link CatchUpRun});
  *   <li>{@code upsert} (only when named): a changelog of {@code --changes N} (default 10,000,000)
  *       over {@code --keys N} (default 1,000,000) keys into this sink with a primary key, Iceberg's
  *       sink in upsert mode and Paimon's on a primary-key table ({@code --upsert-contenders a,b}),
@@ -107,10 +113,24 @@ public final class BenchmarkMain {
     if (options.runs("soak")) {
       String seconds = Integer.toString(options.soakMinutes() * 60);
       Duration timeout = ChildJvm.TIMEOUT.plusMinutes(options.soakMinutes());
-      measurements.add(
-          report(
-              measure(
-                  SoakRun.class, "1g", timeout, work, seconds, "10000", options.soakFlavour())));
+      if (options.soakFlavour().equals("upsert-foreign")) {
+        String[] soakArgs = {seconds, "10000", Long.toString(options.soakCheckpointMs())};
+        Figures soak = measure(ForeignStatementsSoakRun.class, "1g", timeout, work, soakArgs);
+        UpsertReport.followTimes(logOf(ForeignStatementsSoakRun.class, work, soakArgs), soak);
+        measurements.add(report(soak));
+      } else {
+        measurements.add(
+            report(
+                measure(
+                    SoakRun.class, "1g", timeout, work, seconds, "10000", options.soakFlavour())));
+      }
+    }
+    if (options.runs("catch-up")) {
+      String[] catchUpArgs = {Long.toString(options.catchUpRows())};
+      Figures catchUp = measure(CatchUpRun.class, "4g", work, catchUpArgs);
+      UpsertReport.followTimes(logOf(CatchUpRun.class, work, catchUpArgs), catchUp);
+      UpsertReport.indexReadTimes(logOf(CatchUpRun.class, work, catchUpArgs), catchUp);
+      measurements.add(report(catchUp));
     }
     if (options.runs("upsert")) {
       upserts(options, work, out);
@@ -458,6 +478,8 @@ public final class BenchmarkMain {
       Set<String> sections,
       int soakMinutes,
       String soakFlavour,
+      long soakCheckpointMs,
+      long catchUpRows,
       long changes,
       long keys,
       long indexRows,
@@ -486,6 +508,7 @@ public final class BenchmarkMain {
             "partitions",
             "large",
             "soak",
+            "catch-up",
             "upsert",
             "compaction",
             "read");
@@ -504,6 +527,8 @@ public final class BenchmarkMain {
       List<String> sections = DEFAULT_SECTIONS;
       int soakMinutes = 0;
       String soakFlavour = "append";
+      long soakCheckpointMs = 1_000;
+      long catchUpRows = 10_000_000;
       long changes = 10_000_000;
       long keys = 1_000_000;
       long indexRows = 10_000_000;
@@ -529,6 +554,8 @@ public final class BenchmarkMain {
           case "--sections" -> sections = List.of(args[++i].split(","));
           case "--soak-minutes" -> soakMinutes = Integer.parseInt(args[++i]);
           case "--soak-flavour" -> soakFlavour = args[++i];
+          case "--soak-checkpoint-ms" -> soakCheckpointMs = Long.parseLong(args[++i]);
+          case "--catch-up-rows" -> catchUpRows = Long.parseLong(args[++i]);
           case "--changes" -> changes = Long.parseLong(args[++i]);
           case "--keys" -> keys = Long.parseLong(args[++i]);
           case "--index-rows" -> indexRows = Long.parseLong(args[++i]);
@@ -550,9 +577,9 @@ public final class BenchmarkMain {
       }
       contenders.forEach(Contender::named);
       upsertContenders.forEach(UpsertContender::named);
-      if (!List.of("append", "upsert").contains(soakFlavour)) {
+      if (!List.of("append", "upsert", "upsert-foreign").contains(soakFlavour)) {
         throw new IllegalArgumentException(
-            "Unknown soak flavour '" + soakFlavour + "'; known: append, upsert");
+            "Unknown soak flavour '" + soakFlavour + "'; known: append, upsert, upsert-foreign");
       }
       for (String backend : upsertStateBackends) {
         if (!List.of("hashmap", "rocksdb", "rocksdb-incremental").contains(backend)) {
@@ -601,6 +628,8 @@ public final class BenchmarkMain {
           Set.copyOf(run),
           soakMinutes,
           soakFlavour,
+          soakCheckpointMs,
+          catchUpRows,
           changes,
           keys,
           indexRows,

@@ -119,6 +119,29 @@ final class EmbeddedFlink implements AutoCloseable {
     return completed;
   }
 
+  /**
+   * Adds each checkpoint of the running job that the kept history shows completed, with its
+   * completion moment, to {@code completed}; called often enough, it sees every checkpoint of a
+   * long run that keeps only the default history.
+   */
+  void recordCompletedCheckpoints(JobID job, java.util.Map<Long, Long> completed) {
+    try {
+      for (AbstractCheckpointStats checkpoint :
+          cluster
+              .getArchivedExecutionGraph(job)
+              .get()
+              .getCheckpointStatsSnapshot()
+              .getHistory()
+              .getCheckpoints()) {
+        if (checkpoint.getStatus() == CheckpointStatsStatus.COMPLETED) {
+          completed.putIfAbsent(checkpoint.getCheckpointId(), checkpoint.getLatestAckTimestamp());
+        }
+      }
+    } catch (Exception e) {
+      // The job is ending: the samples before are what there is.
+    }
+  }
+
   @Override
   public void close() throws Exception {
     cluster.close();

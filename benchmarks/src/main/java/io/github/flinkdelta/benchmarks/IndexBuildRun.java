@@ -36,30 +36,13 @@ public final class IndexBuildRun {
     Figures figures = new Figures("upsert index build").put("table_rows", rows);
 
     try (EmbeddedFlink flink = new EmbeddedFlink(2, dir.resolve("checkpoints"))) {
-      long start = System.nanoTime();
-      StreamExecutionEnvironment env = environment();
-      env.fromSource(
-              new DataGeneratorSource<>(
-                  UpsertChangelog::initialRow, rows, InternalTypeInfo.of(UpsertChangelog.TYPE)),
-              WatermarkStrategy.noWatermarks(),
-              "rows")
-          .sinkTo(
-              DeltaSink.builder()
-                  .tablePath(table)
-                  .rowType(UpsertChangelog.TYPE)
-                  .tableProperty(UpsertTables.DELETION_VECTORS, "true")
-                  .option(DeltaSinkOptions.COMPRESSION, Compression.SNAPPY)
-                  .build());
-      flink.awaitSuccess(flink.submit(env), "writing the table");
-      figures
-          .put("table_write_seconds", (System.nanoTime() - start) / 1e9)
-          .put("table_files", DeltaUpsertContender.filesOf(table).data());
+      writeTable(flink, table, rows, figures);
 
       UpsertChangelog changelog = new UpsertChangelog(rows);
       Path log = Path.of(java.net.URI.create(table)).resolve("_delta_log");
       try (CommitObserver commits = CommitObserver.files(log, DeltaPathContender::isCommitFile)) {
         long started = System.currentTimeMillis();
-        env = environment();
+        StreamExecutionEnvironment env = environment();
         changelog.source(env, changes, 0).sinkTo(DeltaUpsertContender.sink(table));
         long submitted = System.currentTimeMillis();
         JobID job = flink.submit(env);
@@ -96,7 +79,34 @@ public final class IndexBuildRun {
     System.exit(0);
   }
 
-  private static StreamExecutionEnvironment environment() {
+  /**
+   * Writes {@code rows} rows of {@link UpsertChangelog#initialRow} into a new table at {@code
+   * table}, without a key and with deletion vectors on, and puts the time it took and its files
+   * into {@code figures}.
+   */
+  static void writeTable(EmbeddedFlink flink, String table, long rows, Figures figures)
+      throws Exception {
+    long start = System.nanoTime();
+    StreamExecutionEnvironment env = environment();
+    env.fromSource(
+            new DataGeneratorSource<>(
+                UpsertChangelog::initialRow, rows, InternalTypeInfo.of(UpsertChangelog.TYPE)),
+            WatermarkStrategy.noWatermarks(),
+            "rows")
+        .sinkTo(
+            DeltaSink.builder()
+                .tablePath(table)
+                .rowType(UpsertChangelog.TYPE)
+                .tableProperty(UpsertTables.DELETION_VECTORS, "true")
+                .option(DeltaSinkOptions.COMPRESSION, Compression.SNAPPY)
+                .build());
+    flink.awaitSuccess(flink.submit(env), "writing the table");
+    figures
+        .put("table_write_seconds", (System.nanoTime() - start) / 1e9)
+        .put("table_files", DeltaUpsertContender.filesOf(table).data());
+  }
+
+  static StreamExecutionEnvironment environment() {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(2);
     env.enableCheckpointing(1_000);

@@ -1,5 +1,6 @@
 package io.github.flinkdelta.benchmarks;
 
+import java.util.List;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
@@ -64,6 +65,19 @@ final class UpsertChangelog implements java.io.Serializable {
     return row;
   }
 
+  /**
+   * Change {@code i} as an insert of a key no other change touches: {@code keys + i}, beyond the
+   * changelog's keys.
+   */
+  RowData insertOfNewKey(long i) {
+    long key = keys + i;
+    GenericRowData row =
+        GenericRowData.of(
+            key, (int) (i % BUCKETS), i, StringData.fromString("payload-" + i + "-of-" + key));
+    row.setRowKind(RowKind.INSERT);
+    return row;
+  }
+
   private long key(long i) {
     return Math.floorMod(mix(i), keys);
   }
@@ -115,15 +129,35 @@ final class UpsertChangelog implements java.io.Serializable {
    * #initialRow}.
    */
   Contents expected(long initialRows, long count) {
+    return expected(initialRows, count, i -> false);
+  }
+
+  /**
+   * What changes {@code 0 .. count - 1} leave on a table of {@code initialRows} rows of {@link
+   * #initialRow}, where the changes {@code newKeys} holds were {@link #insertOfNewKey} instead.
+   */
+  Contents expected(long initialRows, long count, java.util.function.LongPredicate newKeys) {
     long[] version = new long[Math.toIntExact(keys)];
     java.util.Arrays.fill(version, -1);
     for (int key = 0; key < initialRows; key++) {
       version[key] = key;
     }
+    long inserted = 0;
+    long insertedVersions = 0;
     for (long i = 0; i < count; i++) {
+      if (newKeys.test(i)) {
+        inserted++;
+        insertedVersions += i;
+        continue;
+      }
       int key = (int) key(i);
       version[key] = kindOf(i) == RowKind.DELETE ? -1 : i;
     }
+    Contents changed = contents(version);
+    return new Contents(changed.rows() + inserted, changed.versionSum() + insertedVersions);
+  }
+
+  private static Contents contents(long[] version) {
     long live = 0;
     long sum = 0;
     for (long v : version) {
@@ -133,6 +167,39 @@ final class UpsertChangelog implements java.io.Serializable {
       }
     }
     return new Contents(live, sum);
+  }
+
+  /**
+   * Another engine's {@code DELETE ... WHERE version < stop AND id % 100 = residue}, run when the
+   * table held every change before {@code stop}.
+   */
+  record Deletion(long stop, long residue) {}
+
+  /**
+   * What changes {@code 0 .. count - 1} and {@code deletes} leave: each deletion takes effect
+   * between change {@code stop - 1} and change {@code stop}, as a later change of a key replaces
+   * what a deletion left of it whenever the deletion ran.
+   */
+  Contents expected(long count, List<Deletion> deletes) {
+    long[] version = new long[Math.toIntExact(keys)];
+    java.util.Arrays.fill(version, -1);
+    List<Deletion> byStop =
+        deletes.stream().sorted(java.util.Comparator.comparingLong(Deletion::stop)).toList();
+    int next = 0;
+    for (long i = 0; i <= count; i++) {
+      for (; next < byStop.size() && byStop.get(next).stop() <= i; next++) {
+        for (int key = 0; key < version.length; key++) {
+          if (key % 100 == byStop.get(next).residue()) {
+            version[key] = -1;
+          }
+        }
+      }
+      if (i < count) {
+        int key = (int) key(i);
+        version[key] = kindOf(i) == RowKind.DELETE ? -1 : i;
+      }
+    }
+    return contents(version);
   }
 
   /** A table's rows in two figures: how many, and the sum of their {@code version} column. */

@@ -23,6 +23,16 @@ final class UpsertReport {
   private static final Pattern KEY_READ =
       Pattern.compile("read the keys of (\\d+) rows of version (\\d+) in (\\d+) ms");
 
+  /** The upsert writer's log line on reading other writers' versions in the background. */
+  private static final Pattern FOLLOW_READ =
+      Pattern.compile(
+          "read (\\d+) row changes of its keys in (\\d+) versions of other writers"
+              + " \\(versions (\\d+) to (\\d+)\\) in (\\d+) ms");
+
+  /** The upsert writer's log line on applying what it read to its index, at a checkpoint. */
+  private static final Pattern FOLLOW_APPLY =
+      Pattern.compile("followed (\\d+) versions of other writers to version (\\d+) in (\\d+) ms");
+
   private final List<Figures> runs;
   private final Figures index;
 
@@ -46,6 +56,39 @@ final class UpsertReport {
       }
     }
     index.put("writer_key_read_rows", rows).put("writer_key_read_ms", millis);
+  }
+
+  /**
+   * Adds what the writers' logs of a run say of following other writers' versions: each background
+   * read's row changes and milliseconds, and each application's milliseconds at a checkpoint.
+   */
+  static void followTimes(Path log, Figures figures) throws IOException {
+    if (!Files.exists(log)) {
+      return;
+    }
+    List<Long> readRows = new ArrayList<>();
+    List<Long> readMillis = new ArrayList<>();
+    List<Long> applyMillis = new ArrayList<>();
+    for (String line : Files.readAllLines(log)) {
+      Matcher read = FOLLOW_READ.matcher(line);
+      if (read.find()) {
+        readRows.add(Long.parseLong(read.group(1)));
+        readMillis.add(Long.parseLong(read.group(5)));
+      }
+      Matcher apply = FOLLOW_APPLY.matcher(line);
+      if (apply.find()) {
+        applyMillis.add(Long.parseLong(apply.group(3)));
+      }
+    }
+    figures
+        .put("follow_reads", readRows.size())
+        .put("follow_read_row_changes_max", readRows.stream().mapToLong(r -> r).max().orElse(0))
+        .put("follow_read_ms_max", readMillis.stream().mapToLong(m -> m).max().orElse(0))
+        .put("follow_apply_ms_max", applyMillis.stream().mapToLong(m -> m).max().orElse(0));
+    if (readRows.size() <= 8) {
+      figures.put("follow_read_row_changes", readRows).put("follow_read_ms", readMillis);
+      figures.put("follow_apply_ms", applyMillis);
+    }
   }
 
   void print(PrintStream out) {

@@ -33,7 +33,9 @@ public final class UnityCatalogOptions {
           .withDescription(
               "Bearer token for the Unity Catalog server. Masked in Flink's output. Given as"
                   + " ${env.NAME}, it is read from environment variable NAME on each process that"
-                  + " uses it, and only the name travels in the job graph.");
+                  + " uses it, and only the name travels in the job graph; NAME must be one the"
+                  + " cluster's Flink configuration allows in"
+                  + " 'delta.secrets.allowed-environment-variables'.");
 
   public static final ConfigOption<String> OAUTH_TOKEN_URI =
       ConfigOptions.key("uc.oauth.token-uri")

@@ -41,7 +41,10 @@ class StateSerializersTest {
                       partition("bucket", null),
                       "{\"numRecords\":1,\"minValues\":{\"payload\":\""
                           + "ä".repeat(40_000)
-                          + "\"}}"))));
+                          + "\"}}"))),
+          FileDeletes.empty(),
+          // State before version 7 did not record when it was made.
+          0);
 
   @Test
   void version3GoldenBytesStillDecodeAsStateWithoutDeletes() throws IOException {
@@ -66,10 +69,11 @@ class StateSerializersTest {
     deletes.add(7, 3);
     deletes.addDeletedKey("k");
     DeltaCommittable withDeletes =
-        new DeltaCommittable(COMMITTABLE.appId(), 9, COMMITTABLE.files(), deletes);
+        new DeltaCommittable(COMMITTABLE.appId(), 9, COMMITTABLE.files(), deletes, 0);
     byte[] current = committables.serialize(withDeletes);
-    // Version 7 ends with the index version (8 bytes) and the count of rewrites (4 bytes).
-    byte[] version5 = java.util.Arrays.copyOf(current, current.length - 12);
+    // Version 7 ends with the index version (8 bytes), the count of rewrites (4 bytes) and the
+    // moment the committable was made (8 bytes).
+    byte[] version5 = java.util.Arrays.copyOf(current, current.length - 20);
     assertThat(committables.deserialize(5, version5)).isEqualTo(withDeletes);
     // Version 6 ended with two counts of rewritten files.
     byte[] version6 = java.util.Arrays.copyOf(version5, version5.length + 8);
@@ -86,7 +90,8 @@ class StateSerializersTest {
                 new RewriteLayout.Input(1, null, List.of(new RewriteLayout.Run(3, 0, 5))),
                 new RewriteLayout.Input(2, null, List.of()))));
     DeltaCommittable withRewrite =
-        new DeltaCommittable(COMMITTABLE.appId(), 10, COMMITTABLE.files(), rewritten);
+        new DeltaCommittable(
+            COMMITTABLE.appId(), 10, COMMITTABLE.files(), rewritten, 1_796_500_000_000L);
     DeltaCommittable read =
         committables.deserialize(committables.getVersion(), committables.serialize(withRewrite));
     assertThat(read).isEqualTo(withRewrite);
@@ -105,9 +110,12 @@ class StateSerializersTest {
     DeltaCommittableSerializer committables = new DeltaCommittableSerializer();
     DeltaWriteResultSerializer results = new DeltaWriteResultSerializer();
 
-    DeltaCommittable read = committables.deserialize(5, committables.serialize(committable));
+    DeltaCommittable read =
+        committables.deserialize(committables.getVersion(), committables.serialize(committable));
     DeltaWriteResult result =
-        results.deserialize(5, results.serialize(new DeltaWriteResult(DataFiles.empty(), deletes)));
+        results.deserialize(
+            results.getVersion(),
+            results.serialize(new DeltaWriteResult(DataFiles.empty(), deletes)));
 
     assertThat(read).isEqualTo(committable);
     assertThat(read.deletes().count()).isEqualTo(3);

@@ -38,24 +38,40 @@ final class CatalogStatements {
 
   private final UnityCatalogConnection connection;
   private final String table;
+  private final Map<String, String> storageOptions;
   private final String appId = "catalog-writer-" + UUID.randomUUID();
-  private long commits;
+  private long statements;
 
   CatalogStatements(UnityCatalogConnection connection, String table) {
-    this.connection = connection;
-    this.table = table;
+    this(connection, table, Map.of());
   }
 
-  /** Runs {@code statement} for the stop before change {@code stop}; returns its version. */
+  /** A writer of {@code table} on storage that needs {@code storageOptions}, e.g. an endpoint. */
+  CatalogStatements(
+      UnityCatalogConnection connection, String table, Map<String, String> storageOptions) {
+    this.connection = connection;
+    this.table = table;
+    this.storageOptions = Map.copyOf(storageOptions);
+  }
+
+  /**
+   * Runs {@code statement} for the stop before change {@code stop}; returns its version. Every
+   * attempt commits under the statement's own transaction version, so an attempt whose commit
+   * landed with its response lost is known as committed by the next, never applied twice.
+   */
   long run(ForeignStatements statement, long stop) throws Exception {
+    long txnVersion = ++statements;
     RuntimeException last = null;
     for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       try (DeltaTable delta = open()) {
         CommitOutcome outcome =
             statement == ForeignStatements.OPTIMIZE
                 ? optimize(delta)
-                : change(delta, statement, stop);
+                : change(delta, statement, stop, txnVersion);
         if (outcome instanceof CommitOutcome.Committed committed) {
+          return committed.tableVersion();
+        }
+        if (outcome instanceof CommitOutcome.AlreadyCommitted committed) {
           return committed.tableVersion();
         }
         last = new IllegalStateException("not committed: " + outcome);
@@ -69,10 +85,11 @@ final class CatalogStatements {
   }
 
   private DeltaTable open() {
-    return DeltaTable.open(
-        TableRequest.of(
-            new UnityCatalogTableLocator(connection, CatalogReads.table(connection, table)),
-            HadoopConfigurations.of(Map.of())));
+    return DeltaTable.open(TableRequest.of(locator(), HadoopConfigurations.of(storageOptions)));
+  }
+
+  private UnityCatalogTableLocator locator() {
+    return new UnityCatalogTableLocator(connection, CatalogReads.table(connection, table));
   }
 
   private CommitOutcome optimize(DeltaTable delta) {
@@ -86,7 +103,8 @@ final class CatalogStatements {
   /** The rows of the table with their places: the columns of a row, its file id and position. */
   private record Placed(List<Object> row, long fileId, long position) {}
 
-  private CommitOutcome change(DeltaTable delta, ForeignStatements statement, long stop)
+  private CommitOutcome change(
+      DeltaTable delta, ForeignStatements statement, long stop, long txnVersion)
       throws IOException {
     delta.reload();
     KeyColumns all =
@@ -123,7 +141,7 @@ final class CatalogStatements {
         });
     List<DataFile> files = new ArrayList<>();
     if (!written.isEmpty()) {
-      Configuration conf = HadoopConfigurations.of(Map.of());
+      Configuration conf = locator().storageConf(HadoopConfigurations.of(storageOptions));
       try (PartitionedDataWriter writer =
           new PartitionedDataWriter(
               delta.layoutFor(Changelog.TYPE, List.of("bucket")),
@@ -137,7 +155,7 @@ final class CatalogStatements {
         files.addAll(writer.flush().toList());
       }
     }
-    return delta.commit(appId, ++commits, files, deletes);
+    return delta.commit(appId, txnVersion, files, deletes);
   }
 
   /** The columns of a key of {@code id, bucket, version, payload}, as KeyColumns encodes it. */

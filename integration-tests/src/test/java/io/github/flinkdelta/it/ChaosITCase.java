@@ -62,9 +62,10 @@ import org.junit.jupiter.api.io.TempDir;
  * redeploy. {@code -Dchaos.seed} replays it too.
  *
  * <p>And one run writes an upsert table ({@link ChaosUpsertRun}): a changelog drawn from the seed
- * over a fixed key space, under every kind of fault; the table must equal the changelog's replay
- * (one row per live key, each with its last value). CI runs it on {@link #UPSERT_SEED}, certain to
- * fire every kind; {@code -Dchaos.seed} replays another.
+ * over a fixed key space, under every kind of fault and foreign statements another writer runs
+ * through the catalog ({@link ChaosForeignWriter}); the table must equal the changelog's replay
+ * with the statements (one row per live key, each with its last value). CI runs it on {@link
+ * #UPSERT_SEED}, certain to fire every kind; {@code -Dchaos.seed} replays another.
  */
 class ChaosITCase {
 
@@ -281,8 +282,8 @@ class ChaosITCase {
     System.out.printf(
         "Chaos upsert run (seed %d): %d changes over %d keys, %d live keys expected, %d rows read"
             + " (%d keys held more than once), %d versions (%d with a writer's compaction), %d"
-            + " deletion-vector files; faults %s, S3 requests faulted %d, S3 requests refused as"
-            + " expired %d%n",
+            + " deletion-vector files; foreign statements %s; faults %s, S3 requests faulted %d,"
+            + " S3 requests refused as expired %d%n",
         seed,
         result.changes(),
         ChaosUpsertRun.KEYS,
@@ -292,6 +293,7 @@ class ChaosITCase {
         result.read().version() + 1,
         result.compactions(),
         result.deletionVectors(),
+        result.statements(),
         result.faults(),
         result.s3RequestsFaulted(),
         result.refusedExpired());
@@ -304,6 +306,11 @@ class ChaosITCase {
     assertThat(result.missingVersions()).as("versions missing, %s", what).isEmpty();
     assertThat(result.refusedExpired()).as("S3 requests refused as expired, %s", what).isZero();
     assertThat(result.faults().totalFired()).as("faults fired, %s", what).isPositive();
+    assertThat(result.statements())
+        .as("foreign statements committed, %s", what)
+        .extracting(ChaosForeignWriter.Ran::statement)
+        .containsExactlyInAnyOrder(
+            ForeignStatements.DELETE, ForeignStatements.UPDATE, ForeignStatements.OPTIMIZE);
     if (replay == null) {
       assertThat(ChaosSchedule.of(seed).certain()).hasSameElementsAs(EnumSet.allOf(Fault.class));
       assertThat(result.faults().neverFired()).as("kinds that never fired, %s", what).isEmpty();

@@ -20,8 +20,10 @@ import org.apache.flink.testutils.junit.SharedObjectsExtension;
  * key space, keyed by its primary key into a Unity Catalog managed table on S3, under every kind of
  * fault of the seed's {@link ChaosSchedule}. Deletes become deletion vectors, so S3 faults also hit
  * the deletion-vector files the committer writes, and a lost catalog response or TaskManager hits a
- * commit that removes and re-adds files. The writers compact their own files throughout. The table
- * must then equal the changelog's replay.
+ * commit that removes and re-adds files. The writers compact their own files throughout, and
+ * another writer runs {@code DELETE}, {@code UPDATE} and {@code OPTIMIZE} through the catalog
+ * ({@link ChaosForeignWriter}). The table must then equal the changelog's replay with the
+ * statements applied where they ran.
  */
 final class ChaosUpsertRun {
 
@@ -57,12 +59,14 @@ final class ChaosUpsertRun {
    * What a run left and counted.
    *
    * @param changes the changes sent, 0 to changes - 1
-   * @param expected the rows the changelog replays to, by key
+   * @param expected the rows the changelog replays to with the foreign statements, by key
+   * @param statements the foreign statements run, in order
    * @param read the table at the end
    */
   record Result(
       long changes,
       Map<Long, List<Object>> expected,
+      List<ChaosForeignWriter.Ran> statements,
       CatalogReads.Read read,
       long deletionVectors,
       long compactions,
@@ -106,15 +110,21 @@ final class ChaosUpsertRun {
                   .option(DeltaSinkOptions.COMPACTION_MIN_INPUT_FILES, 2)
                   .build());
       JobClient job = env.executeAsync("chaos upserts " + prefix);
-      injector.drive(
-          job, "the upsert run with seed " + seed, schedule.faults(), 4, () -> false, () -> {});
-      injector.clear();
-      job.getJobExecutionResult().get();
+      List<ChaosForeignWriter.Ran> statements;
+      try (ChaosForeignWriter foreign =
+          ChaosForeignWriter.start(seed, connection, TABLE, storage.storageOptions())) {
+        injector.drive(
+            job, "the upsert run with seed " + seed, schedule.faults(), 4, () -> false, () -> {});
+        injector.clear();
+        job.getJobExecutionResult().get();
+        statements = foreign.finish();
+      }
 
       CatalogReads.Read read = CatalogReads.read(connection, TABLE, storage.storageOptions());
       return new Result(
           changes,
-          changelog.expected(changes),
+          ChaosForeignWriter.expected(changelog, changes, statements),
+          statements,
           read,
           storage.deletionVectorFiles(prefix),
           storage.compactions(prefix),

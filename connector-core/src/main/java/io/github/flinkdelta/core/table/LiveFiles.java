@@ -147,7 +147,11 @@ final class LiveFiles {
     // The commit removed only files it named by id, none of which is ambiguous.
     next.files.keySet().removeAll(removed);
     for (LiveFile file : changed) {
-      next.files.remove(file.id());
+      // A re-added file replaces its entry; a new file whose id another file has shares it.
+      LiveFile current = next.files.get(file.id());
+      if (current != null && current.path().equals(file.path())) {
+        next.files.remove(file.id());
+      }
       next.put(file);
     }
     return next;

@@ -13,6 +13,7 @@ import io.github.flinkdelta.core.write.FileIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -41,15 +42,23 @@ final class StaleRows {
   private StaleRows() {}
 
   /**
+   * What settling found to delete: rows of files named by id, and rows of files whose id another
+   * file shares, named by their paths relative to the table root.
+   */
+  record Settled(FileDeletes deletes, Map<String, RowPositions> sharedIdFiles) {}
+
+  /**
    * The deletes of a commit of {@code files} onto {@code snapshot}, with every live row of a
-   * touched key in {@code scope} added.
+   * touched key in {@code scope} and in {@code sharedIdFiles} added.
    *
    * @param deletes the checkpoint's deletes, without the stale ones
    * @param deletedKeys the keys the checkpoint deleted outright
    * @param scope the files to settle against, as the snapshot lists them; null for every file of
    *     the snapshot
+   * @param sharedIdFiles the files of the snapshot whose ids another file shares ({@link
+   *     LiveFiles#ambiguous}): always settled, and their rows named by path
    */
-  static FileDeletes settle(
+  static Settled settle(
       Engine engine,
       Configuration conf,
       Snapshot snapshot,
@@ -57,8 +66,10 @@ final class StaleRows {
       Iterable<DataFile> files,
       FileDeletes deletes,
       List<String> deletedKeys,
-      Collection<LiveFile> scope) {
+      Collection<LiveFile> scope,
+      Collection<LiveFile> sharedIdFiles) {
     FileDeletes settled = deletes.without(Map.of());
+    Map<String, RowPositions> byPath = new HashMap<>();
     Set<String> touched = new HashSet<>(deletedKeys);
     Set<Long> newFiles = new HashSet<>();
     for (DataFile file : files) {
@@ -77,38 +88,68 @@ final class StaleRows {
           }
         });
     if (touched.isEmpty()) {
-      return settled;
+      return new Settled(settled, byPath);
     }
+    Set<Long> shared = new HashSet<>();
+    sharedIdFiles.forEach(file -> shared.add(file.id()));
     if (scope == null) {
       TableKeys.scan(
           engine,
           snapshot,
           keys,
           (key, fileId, position) -> {
-            if (touched.contains(key) && !newFiles.contains(fileId)) {
+            if (touched.contains(key) && !newFiles.contains(fileId) && !shared.contains(fileId)) {
               settled.add(fileId, position);
             }
           });
-      return settled;
-    }
-    for (LiveFile file : scope) {
-      if (newFiles.contains(file.id())) {
-        continue;
+    } else {
+      for (LiveFile file : scope) {
+        if (!newFiles.contains(file.id()) && !shared.contains(file.id())) {
+          scanFile(engine, conf, snapshot, keys, file, touched, settled::add);
+        }
       }
-      RowPositions deleted = deletedRows(conf, snapshot.getPath(), file);
-      TableKeys.scan(
+    }
+    for (LiveFile file : sharedIdFiles) {
+      scanFile(
           engine,
+          conf,
           snapshot,
           keys,
-          List.of(
-              new KeyFile(file.relativePath(), file.size(), file.partitionValues(), file.path())),
-          (key, fileId, position) -> {
-            if (touched.contains(key) && !deleted.contains(position)) {
-              settled.add(fileId, position);
-            }
-          });
+          file,
+          touched,
+          (fileId, position) ->
+              byPath
+                  .computeIfAbsent(file.relativePath(), path -> new RowPositions())
+                  .add(position));
     }
-    return settled;
+    return new Settled(settled, byPath);
+  }
+
+  /** Where a row of a touched key is: its file's id and its position. */
+  private interface TouchedRow {
+    void at(long fileId, long position);
+  }
+
+  /** Hands every live row of {@code file} whose key {@code touched} holds to {@code consumer}. */
+  private static void scanFile(
+      Engine engine,
+      Configuration conf,
+      Snapshot snapshot,
+      KeyColumns keys,
+      LiveFile file,
+      Set<String> touched,
+      TouchedRow consumer) {
+    RowPositions deleted = deletedRows(conf, snapshot.getPath(), file);
+    TableKeys.scan(
+        engine,
+        snapshot,
+        keys,
+        List.of(new KeyFile(file.relativePath(), file.size(), file.partitionValues(), file.path())),
+        (key, fileId, position) -> {
+          if (touched.contains(key) && !deleted.contains(position)) {
+            consumer.at(fileId, position);
+          }
+        });
   }
 
   private static RowPositions deletedRows(Configuration conf, String root, LiveFile file) {

@@ -42,8 +42,9 @@ import org.slf4j.LoggerFactory;
  * holds it, when a version within the retention removed it (so that reads of those versions still
  * work), or when it is younger than the retention (a running sink's files of checkpoints not yet
  * committed). Files and directories whose names start with {@code _} or {@code .} ({@code
- * _delta_log}, change data, checksums) are never touched. Expired log files go as the table's
- * {@code delta.logRetentionDuration} allows, through Kernel's own cleanup.
+ * _delta_log}, change data, checksums) are never touched, except partition directories ({@code
+ * _col=value}); nor are the files of a Delta table nested under the root. Expired log files go as
+ * the table's {@code delta.logRetentionDuration} allows, through Kernel's own cleanup.
  *
  * <p>Refused: catalog-managed tables (the catalog owns their files and may hold commits not yet in
  * the log), tables whose features this vacuum does not know ({@code vacuumProtocolCheck} asks a

@@ -55,6 +55,7 @@ final class UpsertActions {
   private final Set<Long> rewrittenOutputs;
   private final CloseableIterable<Row> appends;
   private final URI root;
+  private final boolean changesSharedIdFiles;
   private final List<LiveFile> addedEntries = new ArrayList<>();
 
   private UpsertActions(
@@ -66,7 +67,8 @@ final class UpsertActions {
       List<WrittenVector> vectors,
       FileDeletes deletes,
       CloseableIterable<Row> appends,
-      URI root) {
+      URI root,
+      boolean changesSharedIdFiles) {
     this.changedFiles = changedFiles;
     this.changedEntries = changedEntries;
     this.newFileVectors = newFileVectors;
@@ -77,12 +79,15 @@ final class UpsertActions {
     this.rewrittenOutputs = Set.copyOf(deletes.legacyRewrittenOutputs());
     this.appends = appends;
     this.root = root;
+    this.changesSharedIdFiles = changesSharedIdFiles;
   }
 
   /**
    * Plans the commit on {@code snapshot}, whose files {@code live} lists, and writes its deletion
    * vectors; {@code written} spares reading back the vectors this committer wrote itself.
    *
+   * @param sharedIdDeletes rows to delete in files whose ids another file shares ({@link
+   *     LiveFiles#ambiguous}), by the file's path relative to the table root
    * @throws RewrittenFileException when a delete points into a file the snapshot no longer has, or
    *     at a row it deletes already, or a file a writer compacted is gone; nothing is written then
    */
@@ -94,6 +99,7 @@ final class UpsertActions {
       Iterable<DataFile> files,
       CloseableIterable<Row> appends,
       FileDeletes deletes,
+      Map<String, RowPositions> sharedIdDeletes,
       WrittenVectors written) {
     String tableRoot = snapshot.getPath();
     Map<Long, DataFile> newFiles = new HashMap<>();
@@ -145,7 +151,22 @@ final class UpsertActions {
       }
       union.addAll(entry.getValue());
       checkPositions(tableName, file.path(), union, numRecords);
-      touched.add(new Touched(file, union, numRecords));
+      touched.add(new Touched(file, union, numRecords, false));
+    }
+    Map<String, LiveFile> sharedIdFiles = new HashMap<>();
+    live.ambiguous().forEach(file -> sharedIdFiles.put(file.relativePath(), file));
+    for (Map.Entry<String, RowPositions> entry : sharedIdDeletes.entrySet()) {
+      LiveFile file = sharedIdFiles.get(entry.getKey());
+      if (file == null) {
+        throw new IllegalStateException(
+            "Settled rows of data file " + entry.getKey() + " of " + tableName + " it lacks");
+      }
+      // Never the vectors this committer wrote: they are kept by id, which tells no path.
+      RowPositions union = existingVector(tableName, conf, tableRoot, file, null);
+      union.addAll(entry.getValue());
+      long numRecords = DeletionVectors.numRecords(file.statsJson());
+      checkPositions(tableName, file.path(), union, numRecords);
+      touched.add(new Touched(file, union, numRecords, true));
     }
     List<LiveFile> rewritten = new ArrayList<>();
     for (long input : deletes.legacyRewrittenInputs()) {
@@ -190,7 +211,9 @@ final class UpsertActions {
         LiveFile changed = file.withVector(vector);
         changedFiles.add(SingleAction.createAddFileSingleAction(changed.addRow(true)));
         changedEntries.add(changed);
-        vectors.add(new WrittenVector(file.id(), vector, rows));
+        if (!each.sharedId()) {
+          vectors.add(new WrittenVector(file.id(), vector, rows));
+        }
       }
       for (Map.Entry<Long, RowPositions> entry : newVectors.entrySet()) {
         long id = entry.getKey();
@@ -215,7 +238,8 @@ final class UpsertActions {
         vectors,
         deletes,
         appends,
-        URI.create(tableRoot));
+        URI.create(tableRoot),
+        !sharedIdDeletes.isEmpty());
   }
 
   /**
@@ -260,7 +284,7 @@ final class UpsertActions {
     if (file.deletionVector() == null) {
       return new RowPositions();
     }
-    RowPositions known = written.rowsOf(file.id(), file.deletionVector());
+    RowPositions known = written == null ? null : written.rowsOf(file.id(), file.deletionVector());
     if (known != null) {
       return known;
     }
@@ -286,8 +310,11 @@ final class UpsertActions {
     }
   }
 
-  /** A file of the table whose rows the commit deletes, with its new vector's rows. */
-  private record Touched(LiveFile file, RowPositions rows, long numRecords) {}
+  /**
+   * A file of the table whose rows the commit deletes, with its new vector's rows; {@code sharedId}
+   * when another file of the table has its id.
+   */
+  private record Touched(LiveFile file, RowPositions rows, long numRecords, boolean sharedId) {}
 
   /** A vector this commit writes, with its rows. */
   private record WrittenVector(
@@ -343,6 +370,14 @@ final class UpsertActions {
   }
 
   /** The ids of the files this commit removed: compacted by the writers, or with no row left. */
+  /**
+   * Whether the commit re-added or removed a file whose id another file shares, which {@link
+   * #changedEntries} and {@link #removedIds} cannot tell apart from it.
+   */
+  boolean changesSharedIdFiles() {
+    return changesSharedIdFiles;
+  }
+
   Set<Long> removedIds() {
     Set<Long> removed = new HashSet<>(rewrittenInputs);
     removed.addAll(emptied);

@@ -273,6 +273,7 @@ final class UpsertCommitter {
         AppendActions.of(engine, state, snapshot, writeContexts, files);
     LiveFiles live = liveFilesOf(snapshot);
     long settledRows = 0;
+    Map<String, RowPositions> sharedIdDeletes = Map.of();
     if (!deletes.isEmpty() || key != null) {
       Set<Long> newFiles = new HashSet<>();
       files.forEach(file -> newFiles.add(FileIds.of(file.path())));
@@ -288,15 +289,22 @@ final class UpsertCommitter {
         FileDeletes base = deletes.without(stale);
         long staleRows = stale.values().stream().mapToLong(RowPositions::cardinality).sum();
         // State without an index version: settled against the whole table, as before. Files
-        // whose ids another file shares cannot be named by a delete: their keys are settled too.
-        Collection<LiveFile> against = null;
-        if (deletes.indexVersion() >= 0) {
-          against = new java.util.LinkedHashSet<>(scope);
-          against.addAll(live.ambiguous());
-        }
-        deletes =
+        // whose ids another file shares cannot be named by a delete: their keys are settled too,
+        // and their rows named by path.
+        Collection<LiveFile> against = deletes.indexVersion() >= 0 ? scope : null;
+        StaleRows.Settled settled =
             StaleRows.settle(
-                engine, conf, snapshot, key, files, base, deletes.deletedKeys().get(), against);
+                engine,
+                conf,
+                snapshot,
+                key,
+                files,
+                base,
+                deletes.deletedKeys().get(),
+                against,
+                live.ambiguous());
+        deletes = settled.deletes();
+        sharedIdDeletes = settled.sharedIdFiles();
         settledRows = staleRows;
         LOG.info(
             "Commit of {} (appId {}) settled by key on version {} in {} ms: {} stale deletes"
@@ -306,12 +314,15 @@ final class UpsertCommitter {
             snapshot.getVersion(),
             (System.nanoTime() - started) / 1_000_000,
             staleRows,
-            deletes.count() - base.count(),
-            against == null ? "(whole table)" : against.size());
+            deletes.count()
+                - base.count()
+                + sharedIdDeletes.values().stream().mapToLong(RowPositions::cardinality).sum(),
+            against == null ? "(whole table)" : against.size() + live.ambiguous().size());
       }
     }
     UpsertActions actions =
-        UpsertActions.plan(tableName, conf, snapshot, live, files, appends, deletes, written);
+        UpsertActions.plan(
+            tableName, conf, snapshot, live, files, appends, deletes, sharedIdDeletes, written);
     long settled = settledRows;
     return new Planned() {
       @Override
@@ -322,10 +333,12 @@ final class UpsertCommitter {
       @Override
       public void committed(long version, boolean next) {
         actions.committedInto(written);
+        // Otherwise the log gives the next list: with the row ids Kernel assigned, or the
+        // entries of files whose ids another file shares, which only their paths tell apart.
         liveFiles =
-            next && !RowTracking.isOn(snapshot)
+            next && !RowTracking.isOn(snapshot) && !actions.changesSharedIdFiles()
                 ? live.next(version, actions.changedEntries(), actions.removedIds())
-                : live; // the log gives the next list, with the row ids Kernel assigned
+                : live;
       }
 
       @Override

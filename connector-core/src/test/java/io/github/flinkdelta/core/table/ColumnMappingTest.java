@@ -46,7 +46,7 @@ class ColumnMappingTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"name", "id"})
-  void writesPhysicalNamesAndReadsBackByLogicalNames(String mode) throws Exception {
+  void writesPhysicalNamesAndFieldIdsAndReadsBackByLogicalNames(String mode) throws Exception {
     String path = dir.resolve(mode).toUri().toString();
     var conf = HadoopConfigurations.of(Map.of());
     DeltaTable table =
@@ -78,9 +78,15 @@ class ColumnMappingTest {
     MessageType schema = footerSchema(dir.resolve(mode), files.get(0).path());
     assertThat(schema.getFields()).noneMatch(f -> f.getName().equals("name"));
     assertThat(schema.getFields()).allMatch(f -> f.getName().startsWith("col-"));
-    if (mode.equals("id")) {
-      assertThat(schema.getFields()).allMatch(f -> f.getId() != null);
-    }
+    // PROTOCOL.md asks for field ids in both modes, in nested fields too.
+    assertThat(schema.getFields()).allMatch(f -> f.getId() != null);
+    org.apache.parquet.schema.GroupType inner =
+        schema.getFields().stream()
+            .filter(f -> !f.isPrimitive())
+            .findFirst()
+            .orElseThrow()
+            .asGroupType();
+    assertThat(inner.getFields()).isNotEmpty().allMatch(f -> f.getId() != null);
     // Statistics are keyed by the physical names too.
     assertThat(files.get(0).statsJson()).contains("col-").doesNotContain("\"name\"");
   }

@@ -194,16 +194,38 @@ class TypeRoundTripTest {
                     && (nested || type.getTypeRoot() != LogicalTypeRoot.ROW));
     List<RowData> rows =
         scalars.rows(List.of(extremes(1, true), extremes(2, false), allNull(3), ordinary(4)));
+    // Delta stores an empty partition value as null, so the empty c_string reads back as null.
+    int string = scalars.type().getFieldIndex("c_string");
+    List<List<Object>> expected = new ArrayList<>();
+    for (RowData row : rows) {
+      List<Object> values = new ArrayList<>(CanonicalRows.of(row, scalars.type()));
+      if ("".equals(values.get(string))) {
+        values.set(string, null);
+      }
+      expected.add(values);
+    }
 
-    assertSourceReadsBackEqual(
+    assertSourceReadsBack(
         "source-partitions-" + nested,
         scalars.type(),
         List.of("c_bool", "c_int", "c_long", "c_dec18", "c_string", "c_date", "c_ts"),
-        rows);
+        rows,
+        expected);
   }
 
   private void assertSourceReadsBackEqual(
       String name, RowType type, List<String> partitions, List<RowData> rows) throws Exception {
+    assertSourceReadsBack(
+        name, type, partitions, rows, rows.stream().map(r -> CanonicalRows.of(r, type)).toList());
+  }
+
+  private void assertSourceReadsBack(
+      String name,
+      RowType type,
+      List<String> partitions,
+      List<RowData> rows,
+      List<List<Object>> expected)
+      throws Exception {
     String path = dir.resolve(name).toUri().toString();
     List<DataFile> files = TestTables.writeFiles(path, type, partitions, rows);
     org.apache.hadoop.conf.Configuration conf = HadoopConfigurations.of(java.util.Map.of());
@@ -221,9 +243,7 @@ class TypeRoundTripTest {
           }
         }
       }
-      assertThat(read)
-          .containsExactlyInAnyOrderElementsOf(
-              rows.stream().map(r -> CanonicalRows.of(r, type)).toList());
+      assertThat(read).containsExactlyInAnyOrderElementsOf(expected);
     }
   }
 

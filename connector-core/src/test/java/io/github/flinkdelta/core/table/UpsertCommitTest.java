@@ -201,6 +201,28 @@ class UpsertCommitTest {
   }
 
   @Test
+  void anUpsertCommitAfterAnotherWriterTurnsDeletionVectorsOffIsRefused() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = create(path, Map.of())) {
+      table.settleStaleDeletesBy(KEY);
+      table.checkCommitsAgainst(table.layoutFor(TYPE, List.of()));
+      DataFile file = commitKeysZeroToFour(table, path);
+      try (DeltaTable other = TestTables.open(path)) {
+        other.updateProperties(Map.of("delta.enableDeletionVectors", "false"));
+      }
+      long version = DeltaTableReader.version(path);
+
+      CommitOutcome outcome = table.commit("app", 2, List.of(), deletes(file, 1));
+
+      assertThat(((CommitOutcome.Conflicted) outcome).cause())
+          .isInstanceOf(SchemaChangedException.class)
+          .hasMessageContaining("delta.enableDeletionVectors");
+      assertThat(DeltaTableReader.version(path)).isEqualTo(version);
+      assertThat(ids(path)).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L);
+    }
+  }
+
+  @Test
   void rowsAnotherWriterDeletedAreNotDeletedAgainButRefused() throws Exception {
     String path = dir.resolve("t").toUri().toString();
     try (DeltaTable table = create(path, Map.of())) {
@@ -291,6 +313,54 @@ class UpsertCommitTest {
       assertThat(((CommitOutcome.Committed) outcome).staleRows()).isEqualTo(1);
       assertThat(ids(path)).containsExactlyInAnyOrder(0L, 1L, 2L, 4L);
     }
+  }
+
+  /**
+   * File ids are 64-bit hashes of paths, so whoever may add files to the table can add one whose id
+   * is that of a file of the job: a delete naming that id cannot tell the two apart. The rows of
+   * both are settled by key instead, and the commit deletes exactly the rows of the keys it should.
+   */
+  @Test
+  void aFileAnotherWriterAddsUnderTheIdOfOneOfOursStopsNoCommit() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    // Two paths whose FNV-1a hashes collide, found by a cycle search over names of this shape.
+    String ourName = "part-f8161f2df67dfff9.parquet";
+    String theirName = "part-38a4cb633ecbc42f.parquet";
+    assertThat(FileIds.of(ourName)).isEqualTo(FileIds.of(theirName));
+    try (DeltaTable table = create(path, Map.of())) {
+      table.settleStaleDeletesBy(KEY);
+      DataFile ours = renamed(writeRows(path, 0, 5).get(0), ourName);
+      TestTables.committed(table.commit("app", 1, List.of(ours)));
+      DataFile theirs = renamed(writeRows(path, 10, 5).get(0), theirName);
+      TestTables.committed(table.commit("other", 1, List.of(theirs)));
+      // The job's index has followed the other writer's version: both files carry one id.
+      FileDeletes deletes = deletes(ours, 1, 3);
+      deletes.addDeletedKey("1");
+      deletes.addDeletedKey("3");
+      deletes.setIndexVersion(table.snapshot().getVersion());
+
+      CommitOutcome outcome = table.commit("app", 2, List.of(), deletes);
+
+      assertThat(outcome).isInstanceOf(CommitOutcome.Committed.class);
+      assertThat(ids(path)).containsExactlyInAnyOrder(0L, 2L, 4L, 10L, 11L, 12L, 13L, 14L);
+
+      // The next commit finds both files again, each with its own vector, and deletes key 12.
+      FileDeletes next = deletes(theirs, 2);
+      next.addDeletedKey("12");
+      next.setIndexVersion(table.snapshot().getVersion());
+
+      TestTables.committed(table.commit("app", 3, List.of(), next));
+
+      assertThat(ids(path)).containsExactlyInAnyOrder(0L, 2L, 4L, 10L, 11L, 13L, 14L);
+    }
+  }
+
+  /** {@code file} moved to {@code name} in the same directory, before it is committed. */
+  private DataFile renamed(DataFile file, String name) throws IOException {
+    Path table = dir.resolve("t");
+    Files.move(table.resolve(file.path()), table.resolve(name));
+    return new DataFile(
+        name, file.sizeBytes(), file.numRecords(), file.partitionValues(), file.statsJson());
   }
 
   @Test
