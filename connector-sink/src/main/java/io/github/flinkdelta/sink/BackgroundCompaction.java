@@ -10,7 +10,6 @@ import io.github.flinkdelta.core.write.FileWriteOptions;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -153,16 +152,7 @@ final class BackgroundCompaction implements AutoCloseable {
   @Override
   public void close() {
     closing = true;
-    executor.shutdown();
-    try {
-      if (!executor.awaitTermination(2, TimeUnit.SECONDS)) {
-        executor.shutdownNow();
-        executor.awaitTermination(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      executor.shutdownNow();
-      Thread.currentThread().interrupt();
-    }
+    BackgroundThreads.stop(executor);
     try (var loader = ConnectorClassLoader.enter()) {
       PreparedCompaction pending = ready.getAndSet(null);
       if (pending != null && table != null) {

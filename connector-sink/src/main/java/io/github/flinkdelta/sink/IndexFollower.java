@@ -6,7 +6,6 @@ import io.github.flinkdelta.core.upsert.KeyChanges;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.runtime.state.KeyGroupRange;
@@ -148,16 +147,7 @@ final class IndexFollower implements AutoCloseable {
   @Override
   public void close() {
     closing = true;
-    executor.shutdown();
-    try {
-      if (!executor.awaitTermination(2, TimeUnit.SECONDS)) {
-        executor.shutdownNow();
-        executor.awaitTermination(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      executor.shutdownNow();
-      Thread.currentThread().interrupt();
-    }
+    BackgroundThreads.stop(executor);
     if (table != null) {
       try (var loader = ConnectorClassLoader.enter()) {
         table.close();

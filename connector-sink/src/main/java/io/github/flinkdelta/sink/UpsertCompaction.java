@@ -14,7 +14,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -236,16 +235,7 @@ final class UpsertCompaction implements AutoCloseable {
   @Override
   public void close() {
     closing = true;
-    executor.shutdown();
-    try {
-      if (!executor.awaitTermination(2, TimeUnit.SECONDS)) {
-        executor.shutdownNow();
-        executor.awaitTermination(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      executor.shutdownNow();
-      Thread.currentThread().interrupt();
-    }
+    BackgroundThreads.stop(executor);
     try (var loader = ConnectorClassLoader.enter()) {
       Rewrite pending = ready.getAndSet(null);
       if (pending != null && table != null) {

@@ -11,7 +11,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * The chaos suite's foreign-statement fault: another writer of the upsert table, committing through
  * the catalog ({@link CatalogStatements}), runs {@code DELETE}, {@code UPDATE} and {@code OPTIMIZE}
- * while the job writes under the other faults, in an order and at pauses drawn from the run's seed.
+ * while the job writes under the other faults, in an order drawn from the run's seed, spread over
+ * the run.
  *
  * <p>Each statement names rows by the change that wrote them, below a stop every change before
  * which the table already holds: one more than the highest change of any row the table holds then
@@ -28,8 +29,8 @@ final class ChaosForeignWriter implements AutoCloseable {
   /** One statement run: what, for which stop, and the version it committed. */
   record Ran(ForeignStatements statement, long stop, long version) {}
 
-  /** A statement of the plan, run {@code pauseMillis} after the one before it or the start. */
-  record Planned(ForeignStatements statement, int pauseMillis) {}
+  /** A statement of the plan, run once the table holds the first {@code afterChanges} changes. */
+  record Planned(ForeignStatements statement, long afterChanges) {}
 
   private final List<Planned> plan;
   private final UnityCatalogConnection connection;
@@ -52,22 +53,32 @@ final class ChaosForeignWriter implements AutoCloseable {
     thread.setDaemon(true);
   }
 
-  /** The plan of {@code seed}: every kind once, in an order and at pauses of its own. */
-  static List<Planned> plan(long seed) {
+  /**
+   * The plan of {@code seed} for a run of {@code changes} changes: every kind once, in an order of
+   * its own, spread over the run (around a fifth, two fifths and three fifths of the changes), so
+   * that each meets the job at work however fast the machine is.
+   */
+  static List<Planned> plan(long seed, long changes) {
     Random random = new Random(seed ^ 0x5eed_f0e1_9e11L);
     List<ForeignStatements> order = new ArrayList<>(KINDS);
     Collections.shuffle(order, random);
-    return order.stream().map(kind -> new Planned(kind, 1_500 + random.nextInt(2_500))).toList();
+    List<Planned> plan = new ArrayList<>();
+    for (int i = 0; i < order.size(); i++) {
+      long at = changes * (i + 1) / (order.size() + 2);
+      plan.add(new Planned(order.get(i), at + random.nextLong(changes / 10) - changes / 20));
+    }
+    return List.copyOf(plan);
   }
 
-  /** Starts running the plan of {@code seed} on {@code table}. */
+  /** Starts running the plan of {@code seed} for a run of {@code changes} on {@code table}. */
   static ChaosForeignWriter start(
       long seed,
+      long changes,
       UnityCatalogConnection connection,
       String table,
       Map<String, String> storageOptions) {
     ChaosForeignWriter writer =
-        new ChaosForeignWriter(plan(seed), connection, table, storageOptions);
+        new ChaosForeignWriter(plan(seed, changes), connection, table, storageOptions);
     writer.thread.start();
     return writer;
   }
@@ -77,8 +88,11 @@ final class ChaosForeignWriter implements AutoCloseable {
     long stop = 0;
     try {
       for (Planned planned : plan) {
-        Thread.sleep(planned.pauseMillis());
         stop = Math.max(stop, committedPrefix());
+        while (stop < planned.afterChanges()) {
+          Thread.sleep(1_000);
+          stop = Math.max(stop, committedPrefix());
+        }
         ran.add(new Ran(planned.statement(), stop, statements.run(planned.statement(), stop)));
       }
     } catch (InterruptedException e) {

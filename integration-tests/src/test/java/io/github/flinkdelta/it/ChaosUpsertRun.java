@@ -112,7 +112,7 @@ final class ChaosUpsertRun {
       JobClient job = env.executeAsync("chaos upserts " + prefix);
       List<ChaosForeignWriter.Ran> statements;
       try (ChaosForeignWriter foreign =
-          ChaosForeignWriter.start(seed, connection, TABLE, storage.storageOptions())) {
+          ChaosForeignWriter.start(seed, changes, connection, TABLE, storage.storageOptions())) {
         injector.drive(
             job, "the upsert run with seed " + seed, schedule.faults(), 4, () -> false, () -> {});
         injector.clear();

@@ -4,7 +4,6 @@ import io.delta.kernel.data.Row;
 import io.delta.kernel.internal.actions.AddFile;
 import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.utils.CloseableIterable;
-import io.delta.kernel.utils.CloseableIterator;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
 import io.github.flinkdelta.core.deletion.DeletionVectorReader;
 import io.github.flinkdelta.core.deletion.DeletionVectorWriter;
@@ -22,7 +21,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.PrimitiveIterator;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
@@ -248,51 +246,7 @@ final class RewriteCommit {
 
   /** The version's actions; each iteration starts afresh, as Kernel iterates more than once. */
   CloseableIterable<Row> actions() {
-    return new CloseableIterable<>() {
-      @Override
-      public CloseableIterator<Row> iterator() {
-        addedEntries.clear();
-        CloseableIterator<Row> added = appends.iterator();
-        return new CloseableIterator<>() {
-          private int removed;
-          private Row next;
-
-          @Override
-          public boolean hasNext() {
-            if (removed < removes.size() || next != null) {
-              return true;
-            }
-            while (next == null && added.hasNext()) {
-              next = output(added.next());
-            }
-            return next != null;
-          }
-
-          @Override
-          public Row next() {
-            if (removed < removes.size()) {
-              return removes.get(removed++);
-            }
-            if (!hasNext()) {
-              throw new NoSuchElementException();
-            }
-            Row row = next;
-            next = null;
-            return row;
-          }
-
-          @Override
-          public void close() throws IOException {
-            added.close();
-          }
-        };
-      }
-
-      @Override
-      public void close() throws IOException {
-        appends.close();
-      }
-    };
+    return CommitActions.of(removes, appends, addedEntries::clear, this::output);
   }
 
   /** An output's add, with {@code dataChange = false} and its vector; null for an emptied one. */
