@@ -11,8 +11,6 @@ import io.github.flinkdelta.uc.Secret;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -99,7 +97,16 @@ class TableMaintenanceITCase {
     UnityCatalogServer server = catalog.server();
     UnityCatalogConnection connection = new UnityCatalogConnection(server.uri(), Secret.of(TOKEN));
     String table = path("t");
-    stream(pathSink(table));
+    // A vacuum keeps what versions within the retention removed, by the tombstones' deletion
+    // times; a table that asks for one second lets the test see them expire without a clock of
+    // its own.
+    stream(
+        DeltaSink.builder()
+            .tablePath(table)
+            .rowType(TestRows.TYPE)
+            .partitionColumns("bucket")
+            .tableProperty("delta.deletedFileRetentionDuration", "interval 1 second")
+            .build());
     stream(
         DeltaSink.builder()
             .unityCatalog(connection)
@@ -114,10 +121,11 @@ class TableMaintenanceITCase {
         DeltaLogFiles.versions(table).stream()
             .mapToLong(v -> DeltaLogFiles.actions(table, v, "remove").size())
             .sum();
-    ageEverything(dir.resolve("t"));
+    waitPastTheRetention(table);
 
     List<String> dryRun = new ArrayList<>();
-    TableMaintenanceCommand.run(new String[] {"vacuum", table, "--dry-run"}, dryRun::add);
+    TableMaintenanceCommand.run(
+        new String[] {"vacuum", table, "--dry-run", "--retention", "1s"}, dryRun::add);
     List<String> lines = new ArrayList<>();
     List<String> failed =
         TableMaintenanceCommand.run(
@@ -125,6 +133,8 @@ class TableMaintenanceITCase {
               "vacuum",
               table,
               "main.default.managed",
+              "--retention",
+              "1s",
               "--option",
               "uc.uri=" + server.uri(),
               "--option",
@@ -166,12 +176,21 @@ class TableMaintenanceITCase {
     env.execute("rows for maintenance");
   }
 
-  private static void ageEverything(Path root) throws Exception {
-    long eightDaysAgo = System.currentTimeMillis() - Duration.ofDays(8).toMillis();
+  /** Waits until the newest file under the table's directory is more than a second old. */
+  private static void waitPastTheRetention(String table) throws Exception {
+    Path root = Path.of(java.net.URI.create(table));
+    long newest;
     try (Stream<Path> files = Files.walk(root)) {
-      for (Path file : files.filter(Files::isRegularFile).toList()) {
-        Files.setLastModifiedTime(file, FileTime.fromMillis(eightDaysAgo));
-      }
+      newest =
+          files
+              .filter(Files::isRegularFile)
+              .mapToLong(f -> f.toFile().lastModified())
+              .max()
+              .orElseThrow();
+    }
+    long due = Math.max(newest, System.currentTimeMillis()) + 1_100;
+    while (System.currentTimeMillis() < due) {
+      Thread.sleep(due - System.currentTimeMillis());
     }
   }
 }

@@ -26,9 +26,7 @@ import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileIds;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -279,7 +277,8 @@ final class UpsertCommitter {
       files.forEach(file -> newFiles.add(FileIds.of(file.path())));
       Map<Long, RowPositions> stale =
           UpsertActions.stale(tableName, conf, snapshot, live, newFiles, deletes, written);
-      Collection<LiveFile> scope = scope(appId, deletes.indexVersion(), snapshot, live);
+      Collection<LiveFile> scope =
+          ForeignRows.filesSince(log, appId, deletes.indexVersion(), snapshot, live);
       boolean settles =
           !stale.isEmpty() || (scope != null && (!scope.isEmpty() || !live.ambiguous().isEmpty()));
       // Without a key, or without the keys of the deleted rows (state of an earlier version),
@@ -385,44 +384,6 @@ final class UpsertCommitter {
         return 0;
       }
     };
-  }
-
-  /**
-   * The files of {@code snapshot} holding rows that versions of other writers after {@code
-   * indexVersion} added: new files, and files whose rows a version restored. Null when the index
-   * version is unknown.
-   */
-  private Collection<LiveFile> scope(
-      String appId, long indexVersion, Snapshot snapshot, LiveFiles live) {
-    if (indexVersion < 0) {
-      return null;
-    }
-    if (indexVersion >= snapshot.getVersion()) {
-      return List.of();
-    }
-    Map<Long, LiveFile> scope = new LinkedHashMap<>();
-    for (TableLog.Version version :
-        log.notCommittedBy(
-            indexVersion,
-            snapshot.getVersion(),
-            List.of(appId, UpsertTables.rewriteAppId(appId)))) {
-      Map<Long, TableLog.Removed> removed = new HashMap<>();
-      version.removed().forEach(remove -> removed.put(remove.id(), remove));
-      for (TableLog.Added added : version.added()) {
-        TableLog.Removed before = removed.get(added.file().id());
-        boolean restores =
-            before != null
-                && (before.vector() == null ? 0 : before.vector().cardinality())
-                    > (added.file().deletionVector() == null
-                        ? 0
-                        : added.file().deletionVector().cardinality());
-        LiveFile current = live.get(added.file().id());
-        if ((before == null || restores) && current != null) {
-          scope.put(current.id(), current);
-        }
-      }
-    }
-    return scope.values();
   }
 
   private LiveFiles liveFilesOf(Snapshot snapshot) {
