@@ -2,7 +2,6 @@ package io.github.flinkdelta.benchmarks;
 
 import io.github.flinkdelta.core.catalog.PathTableLocator;
 import io.github.flinkdelta.core.catalog.TableDefinition;
-import io.github.flinkdelta.core.config.DeltaSourceOptions;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
@@ -10,6 +9,7 @@ import io.github.flinkdelta.core.types.DeltaTypes;
 import io.github.flinkdelta.core.write.FileWriteOptions;
 import io.github.flinkdelta.core.write.PartitionedDataWriter;
 import io.github.flinkdelta.source.DeltaSource;
+import io.github.flinkdelta.source.DeltaSourceOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

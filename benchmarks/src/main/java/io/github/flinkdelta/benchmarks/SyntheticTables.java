@@ -111,7 +111,7 @@ final class SyntheticTables {
                           "operation",
                           "STREAMING UPDATE",
                           "engineInfo",
-                          "flink-delta-benchmarks")))
+                          "flink-connector-delta-benchmarks")))
               + "\n";
       java.nio.file.Files.writeString(
           log.resolve(String.format("%020d.json", version)),

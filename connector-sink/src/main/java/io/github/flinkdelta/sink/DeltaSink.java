@@ -1,6 +1,22 @@
 package io.github.flinkdelta.sink;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.sink.committer.DeltaCommittable;
+import io.github.flinkdelta.sink.committer.DeltaCommittableSerializer;
+import io.github.flinkdelta.sink.committer.DeltaCommitter;
+import io.github.flinkdelta.sink.committer.DeltaCommitterMetrics;
+import io.github.flinkdelta.sink.committer.DeltaWriteResultAggregator;
+import io.github.flinkdelta.sink.internal.DeltaSinkConfig;
+import io.github.flinkdelta.sink.internal.FlinkCompat;
+import io.github.flinkdelta.sink.internal.SinkErrors;
+import io.github.flinkdelta.sink.upsert.PrimaryKeySelector;
+import io.github.flinkdelta.sink.upsert.UpsertResultsWriter;
+import io.github.flinkdelta.sink.upsert.UpsertWriterOperator;
+import io.github.flinkdelta.sink.writer.DeltaSinkWriter;
+import io.github.flinkdelta.sink.writer.DeltaWriteResult;
+import io.github.flinkdelta.sink.writer.DeltaWriteResultSerializer;
+import io.github.flinkdelta.sink.writer.PartitionKeySelector;
+import io.github.flinkdelta.sink.writer.WriteResultRows;
 import java.io.IOException;
 import java.time.Clock;
 import org.apache.flink.annotation.Internal;
@@ -81,7 +97,7 @@ public final class DeltaSink extends FlinkCompat.SinkBase<RowData>
   @Override
   public SinkWriter<RowData> createWriter(WriterInitContext context) {
     if (config.upserts()) {
-      return new DeltaSinkWriter(config);
+      return new UpsertResultsWriter();
     }
     return new DeltaSinkWriter(
         config, context.getTaskInfo().getIndexOfThisSubtask(), context.metricGroup());

@@ -1,5 +1,7 @@
 package io.github.flinkdelta.sink;
 
+import io.github.flinkdelta.common.TableTarget;
+import io.github.flinkdelta.common.UnityCatalogOptions;
 import io.github.flinkdelta.core.catalog.TableDefinition;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.catalog.TableReference;
@@ -14,6 +16,7 @@ import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.upsert.UpsertTables;
 import io.github.flinkdelta.core.write.FileLayout;
 import io.github.flinkdelta.core.write.FileWriteOptions;
+import io.github.flinkdelta.sink.internal.DeltaSinkConfig;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -8,6 +8,7 @@ import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.types.UnsupportedColumnTypeException;
+import io.github.flinkdelta.sink.internal.DeltaSinkConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

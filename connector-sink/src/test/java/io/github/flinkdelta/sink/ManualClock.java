@@ -6,11 +6,11 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A clock that moves only when told to. */
-final class ManualClock extends Clock {
+public final class ManualClock extends Clock {
 
   private volatile long millis = 1_000_000;
 
-  void advanceSeconds(long seconds) {
+  public void advanceSeconds(long seconds) {
     millis += seconds * 1000;
   }
 

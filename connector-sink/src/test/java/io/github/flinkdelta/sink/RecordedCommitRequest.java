@@ -1,21 +1,22 @@
 package io.github.flinkdelta.sink;
 
+import io.github.flinkdelta.sink.committer.DeltaCommittable;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.connector.sink2.Committer;
 
 /** A commit request that records what the committer signalled about it. */
-final class RecordedCommitRequest implements Committer.CommitRequest<DeltaCommittable> {
+public final class RecordedCommitRequest implements Committer.CommitRequest<DeltaCommittable> {
 
   private final DeltaCommittable committable;
   private final List<String> signals = new ArrayList<>();
 
-  RecordedCommitRequest(DeltaCommittable committable) {
+  public RecordedCommitRequest(DeltaCommittable committable) {
     this.committable = committable;
   }
 
   /** What the committer signalled, in order; empty when the commit went through. */
-  List<String> signals() {
+  public List<String> signals() {
     return signals;
   }
 

@@ -7,7 +7,7 @@ import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 
 /** A metric group that keeps the gauges registered in it and its subgroups, by name. */
-final class RecordedMetrics extends UnregisteredMetricsGroup {
+public final class RecordedMetrics extends UnregisteredMetricsGroup {
 
   private final Map<String, Gauge<?>> gauges = new HashMap<>();
 
@@ -27,7 +27,7 @@ final class RecordedMetrics extends UnregisteredMetricsGroup {
     return this;
   }
 
-  long gauge(String name) {
+  public long gauge(String name) {
     Gauge<?> gauge = gauges.get(name);
     if (gauge == null) {
       throw new AssertionError("no gauge " + name + " among " + gauges.keySet());

@@ -7,6 +7,7 @@ import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.testing.TestTables;
 import io.github.flinkdelta.core.write.FileLayout;
 import io.github.flinkdelta.core.write.FileWriteOptions;
+import io.github.flinkdelta.sink.internal.DeltaSinkConfig;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -14,7 +15,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.types.logical.RowType;
 
 /** Sink configurations of path tables for the operators' unit tests. */
-final class SinkConfigs {
+public final class SinkConfigs {
 
   private SinkConfigs() {}
 
@@ -22,13 +23,13 @@ final class SinkConfigs {
    * The configuration a sink of {@code rows} into the path table at {@code path} (created when
    * missing) carries, with {@code options} over the defaults.
    */
-  static DeltaSinkConfig of(
+  public static DeltaSinkConfig of(
       String path, RowType rows, List<String> partitions, Configuration options) {
     return of(new PathTableLocator(path), rows, partitions, options);
   }
 
   /** As {@link #of(String, RowType, List, Configuration)}, for a table {@code locator} finds. */
-  static DeltaSinkConfig of(
+  public static DeltaSinkConfig of(
       TableLocator locator, RowType rows, List<String> partitions, Configuration options) {
     FileLayout layout;
     try (DeltaTable table = TestTables.create(locator.path(), rows, partitions, Map.of())) {

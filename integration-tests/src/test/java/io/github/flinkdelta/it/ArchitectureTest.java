@@ -2,6 +2,7 @@ package io.github.flinkdelta.it;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -18,17 +19,24 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.junit.jupiter.api.Test;
 
 /**
- * The public API line and the module arrows ({@code sink → uc → core}), checked on the compiled
- * classes of the published modules: a public class is API ({@code @PublicEvolving}, {@code
- * Experimental}, {@code @Public}) or internal ({@code @Internal}, or in an {@code internal}
- * package), and the Quickstart, the file users copy, uses the API alone.
+ * The public API line and the module arrows, checked on the compiled classes of the published
+ * modules: {@code table → sink, source → common → uc → core}, with sink and source blind to each
+ * other and no two packages depending on each other; a public class is API
+ * ({@code @PublicEvolving}, {@code Experimental}, {@code @Public}) or internal ({@code @Internal},
+ * or in an {@code internal} package), and the Quickstart, the file users copy, uses the API alone.
  */
 class ArchitectureTest {
 
   private static final String BASE = "io.github.flinkdelta";
-  private static final String[] LIBRARY = {
-    BASE + ".core..", BASE + ".uc..", BASE + ".sink..", BASE + ".testkit.."
-  };
+  private static final String CORE = BASE + ".core..";
+  private static final String UC = BASE + ".uc..";
+  private static final String COMMON = BASE + ".common..";
+  private static final String SINK = BASE + ".sink..";
+  private static final String SOURCE = BASE + ".source..";
+  private static final String TABLE = BASE + ".table..";
+  private static final String CATALOG = BASE + ".catalog..";
+  private static final String TESTKIT = BASE + ".testkit..";
+  private static final String[] LIBRARY = {CORE, UC, COMMON, SINK, SOURCE, TABLE, CATALOG, TESTKIT};
   private static final List<Class<? extends Annotation>> API_MARKERS =
       List.of(PublicEvolving.class, Experimental.class, Public.class);
 
@@ -40,7 +48,11 @@ class ArchitectureTest {
   void theClassesOfEveryModuleAreChecked() {
     assertThat(CLASSES.contain(BASE + ".core.table.DeltaTable")).isTrue();
     assertThat(CLASSES.contain(BASE + ".uc.UnityCatalogConnection")).isTrue();
+    assertThat(CLASSES.contain(BASE + ".common.TableTarget")).isTrue();
     assertThat(CLASSES.contain(BASE + ".sink.DeltaSink")).isTrue();
+    assertThat(CLASSES.contain(BASE + ".source.DeltaSource")).isTrue();
+    assertThat(CLASSES.contain(BASE + ".table.DeltaDynamicTableFactory")).isTrue();
+    assertThat(CLASSES.contain(BASE + ".catalog.UnityCatalogCatalog")).isTrue();
     assertThat(CLASSES.contain(BASE + ".testkit.UnityCatalogServer")).isTrue();
     assertThat(CLASSES.contain(BASE + ".examples.Quickstart")).isTrue();
     assertThat(CLASSES.contain(BASE + ".core.testing.TestTables")).isFalse();
@@ -93,9 +105,13 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
-            BASE + ".uc..",
-            BASE + ".sink..",
-            BASE + ".testkit..",
+            UC,
+            COMMON,
+            SINK,
+            SOURCE,
+            TABLE,
+            CATALOG,
+            TESTKIT,
             "io.unitycatalog..",
             "org.apache.flink.runtime..",
             "org.apache.flink.streaming..",
@@ -110,9 +126,54 @@ class ArchitectureTest {
   void unityCatalogClientKnowsNeitherTheSinkNorFlink() {
     noClasses()
         .that()
-        .resideInAPackage(BASE + ".uc..")
+        .resideInAPackage(UC)
         .should()
-        .dependOnClassesThat(flinkBeyondItsAnnotationsAndTypes().or(inPackage(BASE + ".sink")))
+        .dependOnClassesThat(
+            flinkBeyondItsAnnotationsAndTypes()
+                .or(inPackage(BASE + ".common"))
+                .or(inPackage(BASE + ".sink"))
+                .or(inPackage(BASE + ".source"))
+                .or(inPackage(BASE + ".table"))
+                .or(inPackage(BASE + ".catalog")))
+        .check(CLASSES);
+  }
+
+  @Test
+  void whatTheDirectionsShareKnowsNoDirection() {
+    noClasses()
+        .that()
+        .resideInAPackage(COMMON)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(SINK, SOURCE, TABLE, CATALOG, TESTKIT)
+        .check(CLASSES);
+  }
+
+  @Test
+  void theSinkAndTheSourceKnowNeitherEachOtherNorTheSqlLayer() {
+    noClasses()
+        .that()
+        .resideInAPackage(SINK)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(SOURCE, TABLE, CATALOG, TESTKIT)
+        .check(CLASSES);
+    noClasses()
+        .that()
+        .resideInAPackage(SOURCE)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(SINK, TABLE, CATALOG, TESTKIT)
+        .check(CLASSES);
+  }
+
+  @Test
+  void noTwoPackagesDependOnEachOther() {
+    slices()
+        .matching(BASE + ".(**)")
+        .should()
+        .beFreeOfCycles()
+        .because("a package is a room: what it needs comes from rooms below it")
         .check(CLASSES);
   }
 
@@ -123,7 +184,7 @@ class ArchitectureTest {
         .resideInAPackage(BASE + ".testkit..")
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage(BASE + ".core..", BASE + ".uc..", BASE + ".sink..")
+        .resideInAnyPackage(CORE, UC, COMMON, SINK, SOURCE, TABLE, CATALOG)
         .check(CLASSES);
   }
 

@@ -2,13 +2,13 @@ package io.github.flinkdelta.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkdelta.core.config.DeltaSourceOptions;
-import io.github.flinkdelta.core.config.DeltaSourceOptions.ChangeCommits;
-import io.github.flinkdelta.core.config.DeltaSourceOptions.StartupMode;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.source.DeltaSource;
 import io.github.flinkdelta.source.DeltaSourceBuilder;
+import io.github.flinkdelta.source.DeltaSourceOptions;
+import io.github.flinkdelta.source.DeltaSourceOptions.ChangeCommits;
+import io.github.flinkdelta.source.DeltaSourceOptions.StartupMode;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

@@ -2,7 +2,6 @@ package io.github.flinkdelta.it;
 
 import io.github.flinkdelta.core.catalog.TableDefinition;
 import io.github.flinkdelta.core.catalog.TableReference;
-import io.github.flinkdelta.core.config.DeltaSourceOptions;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
@@ -12,6 +11,7 @@ import io.github.flinkdelta.core.write.FileWriteOptions;
 import io.github.flinkdelta.core.write.PartitionedDataWriter;
 import io.github.flinkdelta.source.DeltaSource;
 import io.github.flinkdelta.source.DeltaSourceBuilder;
+import io.github.flinkdelta.source.DeltaSourceOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URL;

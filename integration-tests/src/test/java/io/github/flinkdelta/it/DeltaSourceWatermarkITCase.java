@@ -2,10 +2,10 @@ package io.github.flinkdelta.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkdelta.core.config.DeltaSourceOptions;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.testing.TestTables;
 import io.github.flinkdelta.source.DeltaSource;
+import io.github.flinkdelta.source.DeltaSourceOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package io.github.flinkdelta.it;
 
 import io.github.flinkdelta.core.write.FileIds;
-import io.github.flinkdelta.sink.DeltaCommittable;
 import io.github.flinkdelta.sink.DeltaSink;
-import io.github.flinkdelta.sink.DeltaWriteResult;
+import io.github.flinkdelta.sink.committer.DeltaCommittable;
+import io.github.flinkdelta.sink.writer.DeltaWriteResult;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.HashSet;

@@ -1,8 +1,8 @@
 package io.github.flinkdelta.it;
 
-import io.github.flinkdelta.sink.DeltaCommittable;
 import io.github.flinkdelta.sink.DeltaSink;
-import io.github.flinkdelta.sink.DeltaWriteResult;
+import io.github.flinkdelta.sink.committer.DeltaCommittable;
+import io.github.flinkdelta.sink.writer.DeltaWriteResult;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.Collection;

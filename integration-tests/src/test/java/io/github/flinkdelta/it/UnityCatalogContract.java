@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.config.DeltaSinkOptions.SchemaEvolution;
-import io.github.flinkdelta.core.config.DeltaSourceOptions;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.maintenance.CompactionResult;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
@@ -12,6 +11,7 @@ import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.source.DeltaSource;
+import io.github.flinkdelta.source.DeltaSourceOptions;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import io.github.flinkdelta.uc.internal.UnityCatalogTableName;
 import io.github.flinkdelta.uc.internal.UnityCatalogTableReference;

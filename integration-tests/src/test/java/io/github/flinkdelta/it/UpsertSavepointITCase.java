@@ -76,7 +76,7 @@ class UpsertSavepointITCase {
     PhaseGate gate3 = PhaseGate.in(shared, PHASE_ROWS);
     gate3.release();
     try (LogCapture logs =
-        LogCapture.of("io.github.flinkdelta.sink.UpsertWriterOperator", Level.INFO)) {
+        LogCapture.of("io.github.flinkdelta.sink.upsert.UpsertWriterOperator", Level.INFO)) {
       // Phase 1 at parallelism 2, stopped with a savepoint once it checkpointed enough changes.
       first = start(table, null, 2, gate1, null, indexes.get(0));
       Await.until(first, "phase 1 checkpointed " + PHASE_ROWS + " changes", gate1::closed);

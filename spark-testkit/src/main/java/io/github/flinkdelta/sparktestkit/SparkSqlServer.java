@@ -79,7 +79,7 @@ final class SparkSqlServer {
     Path workDirectory = Path.of(args[0]);
     SparkSession.Builder builder =
         SparkSession.builder()
-            .appName("flink-delta-spark-testkit")
+            .appName("flink-connector-delta-spark-testkit")
             .master("local[2]")
             .config("spark.ui.enabled", "false")
             .config("spark.sql.shuffle.partitions", "2")

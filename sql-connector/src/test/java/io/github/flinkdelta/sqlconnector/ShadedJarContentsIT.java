@@ -62,8 +62,8 @@ class ShadedJarContentsIT {
                   .readAllBytes(),
               StandardCharsets.UTF_8);
       assertThat(factories)
-          .contains("io.github.flinkdelta.sink.table.DeltaDynamicTableFactory")
-          .contains("io.github.flinkdelta.sink.catalog.UnityCatalogCatalogFactory");
+          .contains("io.github.flinkdelta.table.DeltaDynamicTableFactory")
+          .contains("io.github.flinkdelta.catalog.UnityCatalogCatalogFactory");
     }
     System.out.printf(
         "flink-sql-connector-delta: %.1f MB (%s)%n",

@@ -1,6 +1,6 @@
 package io.github.flinkdelta.core.read;
 
-import io.github.flinkdelta.core.table.PartitionLiterals;
+import io.github.flinkdelta.core.write.PartitionLiterals;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.data.DecimalData;

@@ -3,7 +3,7 @@ package io.github.flinkdelta.core.read;
 import io.delta.kernel.internal.actions.AddFile;
 import io.delta.kernel.internal.util.VectorUtils;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
-import io.github.flinkdelta.core.table.DeletionVectors;
+import io.github.flinkdelta.core.deletion.DeletionVectors;
 import java.io.Serializable;
 import java.net.URI;
 import java.util.Collections;

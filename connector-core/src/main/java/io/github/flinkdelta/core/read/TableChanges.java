@@ -10,7 +10,7 @@ import io.delta.kernel.internal.actions.AddFile;
 import io.delta.kernel.internal.actions.RemoveFile;
 import io.delta.kernel.internal.util.VectorUtils;
 import io.delta.kernel.utils.CloseableIterator;
-import io.github.flinkdelta.core.table.DeletionVectors;
+import io.github.flinkdelta.core.deletion.DeletionVectors;
 import io.github.flinkdelta.core.write.PartitionValues;
 import java.io.IOException;
 import java.io.UncheckedIOException;

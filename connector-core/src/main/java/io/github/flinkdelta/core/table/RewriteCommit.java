@@ -7,6 +7,7 @@ import io.delta.kernel.utils.CloseableIterable;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
 import io.github.flinkdelta.core.deletion.DeletionVectorReader;
 import io.github.flinkdelta.core.deletion.DeletionVectorWriter;
+import io.github.flinkdelta.core.deletion.DeletionVectors;
 import io.github.flinkdelta.core.deletion.RowPositions;
 import io.github.flinkdelta.core.table.LiveFiles.LiveFile;
 import io.github.flinkdelta.core.upsert.RewriteLayout;

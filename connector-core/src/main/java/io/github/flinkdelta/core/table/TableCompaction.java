@@ -12,6 +12,7 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.github.flinkdelta.core.catalog.TableDefinition;
+import io.github.flinkdelta.core.deletion.DeletionVectors;
 import io.github.flinkdelta.core.maintenance.CompactionGroup;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.maintenance.CompactionPlanner;

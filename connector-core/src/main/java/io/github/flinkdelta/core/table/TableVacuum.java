@@ -12,6 +12,7 @@ import io.delta.kernel.internal.snapshot.MetadataCleanup;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
+import io.github.flinkdelta.core.deletion.DeletionVectors;
 import io.github.flinkdelta.core.maintenance.VacuumResult;
 import io.github.flinkdelta.core.write.FileIds;
 import java.io.IOException;

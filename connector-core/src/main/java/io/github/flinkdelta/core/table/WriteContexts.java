@@ -6,6 +6,7 @@ import io.delta.kernel.Transaction;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.types.StructType;
+import io.github.flinkdelta.core.write.PartitionLiterals;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

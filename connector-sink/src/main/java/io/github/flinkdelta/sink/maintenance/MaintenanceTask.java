@@ -1,12 +1,12 @@
 package io.github.flinkdelta.sink.maintenance;
 
+import io.github.flinkdelta.common.HadoopOptions;
+import io.github.flinkdelta.common.UnityCatalogOptions;
 import io.github.flinkdelta.core.catalog.PathTableLocator;
 import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
-import io.github.flinkdelta.sink.UnityCatalogOptions;
-import io.github.flinkdelta.sink.table.HadoopOptions;
 import io.github.flinkdelta.uc.internal.UnityCatalogTableName;
 import io.github.flinkdelta.uc.internal.UnityCatalogTableReference;
 import java.util.Map;

@@ -1,0 +1,39 @@
+package io.github.flinkdelta.sink.internal;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
+
+/** The Sink V2 calls whose shape differs between Flink 1.20 and 2.x: the Flink 1.20 variant. */
+@Internal
+public final class FlinkCompat {
+
+  private FlinkCompat() {}
+
+  /**
+   * Flink 1.20 still declares the abstract {@code createWriter(Sink.InitContext)}; its runtime
+   * calls {@code createWriter(WriterInitContext)}, which the sink overrides.
+   */
+  public abstract static class SinkBase<T> implements Sink<T> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    @Deprecated
+    public final SinkWriter<T> createWriter(Sink.InitContext context) {
+      throw new UnsupportedOperationException(
+          "Flink 1.20 creates Sink V2 writers through createWriter(WriterInitContext)");
+    }
+  }
+
+  public static long checkpointId(CommittableMessage<?> message) {
+    return message.getCheckpointIdOrEOI();
+  }
+
+  public static <T> CommittableSummary<T> summary(
+      int subtaskId, int numberOfSubtasks, long checkpointId, int numberOfCommittables) {
+    return new CommittableSummary<>(
+        subtaskId, numberOfSubtasks, checkpointId, numberOfCommittables, 0, 0);
+  }
+}

@@ -1,0 +1,29 @@
+package io.github.flinkdelta.sink.internal;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.annotation.Internal;
+
+/** How an operator stops the thread it runs background work on when it closes. */
+@Internal
+public final class BackgroundThreads {
+
+  private BackgroundThreads() {}
+
+  /**
+   * Lets the running task of {@code executor} finish for up to two seconds, then interrupts it and
+   * waits up to ten seconds more; keeps the caller's interrupt.
+   */
+  public static void stop(ExecutorService executor) {
+    executor.shutdown();
+    try {
+      if (!executor.awaitTermination(2, TimeUnit.SECONDS)) {
+        executor.shutdownNow();
+        executor.awaitTermination(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      executor.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+}
