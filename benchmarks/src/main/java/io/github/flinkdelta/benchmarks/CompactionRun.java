@@ -1,8 +1,8 @@
 package io.github.flinkdelta.benchmarks;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.DeltaSinkBuilder;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.github.flinkdelta.benchmarks;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
-import io.github.flinkdelta.core.config.DeltaSinkOptions.Compression;
+import io.github.flinkdelta.core.config.Compression;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.DeltaSinkBuilder;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.regex.Pattern;

@@ -1,7 +1,7 @@
 package io.github.flinkdelta.benchmarks;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

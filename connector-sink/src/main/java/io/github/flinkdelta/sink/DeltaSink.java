@@ -1,6 +1,5 @@
 package io.github.flinkdelta.sink;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.sink.committer.DeltaCommittable;
 import io.github.flinkdelta.sink.committer.DeltaCommittableSerializer;
 import io.github.flinkdelta.sink.committer.DeltaCommitter;

@@ -5,7 +5,7 @@ import io.github.flinkdelta.common.UnityCatalogOptions;
 import io.github.flinkdelta.core.catalog.TableDefinition;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.catalog.TableReference;
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.config.SchemaEvolution;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.maintenance.CompactionTrigger;
 import io.github.flinkdelta.core.schema.TableFeatureChecks;
@@ -140,7 +140,7 @@ public final class DeltaSinkBuilder {
    * refuse any difference. The table is changed by {@link #build()}, before any row of the new
    * shape is written.
    */
-  public DeltaSinkBuilder schemaEvolution(DeltaSinkOptions.SchemaEvolution mode) {
+  public DeltaSinkBuilder schemaEvolution(SchemaEvolution mode) {
     options.set(DeltaSinkOptions.SCHEMA_EVOLUTION, mode);
     return this;
   }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkdelta.core.catalog.PathTableLocator;
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.config.SchemaEvolution;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.types.UnsupportedColumnTypeException;
@@ -82,8 +82,7 @@ class DeltaSinkBuilderTest {
                     .tablePath(table("t"))
                     .rowType(TYPE)
                     .option(
-                        io.github.flinkdelta.core.config.DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL,
-                        -5)
+                        io.github.flinkdelta.sink.DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL, -5)
                     .build())
         .hasMessageContaining("'sink.delta-checkpoint.interval' is -5");
   }
@@ -123,7 +122,7 @@ class DeltaSinkBuilderTest {
                     .tablePath(table)
                     .rowType(other)
                     .partitionColumns("bucket")
-                    .schemaEvolution(DeltaSinkOptions.SchemaEvolution.NONE)
+                    .schemaEvolution(SchemaEvolution.NONE)
                     .build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(table)

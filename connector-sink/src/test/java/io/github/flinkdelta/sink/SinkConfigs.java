@@ -2,7 +2,6 @@ package io.github.flinkdelta.sink;
 
 import io.github.flinkdelta.core.catalog.PathTableLocator;
 import io.github.flinkdelta.core.catalog.TableLocator;
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.testing.TestTables;
 import io.github.flinkdelta.core.write.FileLayout;

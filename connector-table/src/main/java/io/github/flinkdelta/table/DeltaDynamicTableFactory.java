@@ -2,7 +2,7 @@ package io.github.flinkdelta.table;
 
 import io.github.flinkdelta.common.HadoopOptions;
 import io.github.flinkdelta.common.UnityCatalogOptions;
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
 import io.github.flinkdelta.source.DeltaSourceBuilder;
 import io.github.flinkdelta.source.DeltaSourceOptions;
 import io.github.flinkdelta.source.DeltaSourceOptions.ScanMode;

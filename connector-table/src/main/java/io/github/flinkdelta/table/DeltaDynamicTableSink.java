@@ -36,8 +36,8 @@ public final class DeltaDynamicTableSink implements DynamicTableSink, SupportsPa
 
   /**
    * @param name the table as messages name it
-   * @param options the write options ({@link io.github.flinkdelta.core.config.DeltaSinkOptions} and
-   *     {@code sink.parallelism})
+   * @param options the write options ({@link io.github.flinkdelta.sink.DeltaSinkOptions} and {@code
+   *     sink.parallelism})
    * @param primaryKey the table's primary key columns, or empty for an appending sink
    */
   public DeltaDynamicTableSink(

@@ -7,7 +7,7 @@ import org.apache.flink.configuration.ConfigOptions;
 /**
  * Where a {@code 'connector' = 'delta'} table lives: a path, or a Unity Catalog table reached
  * through {@link io.github.flinkdelta.common.UnityCatalogOptions}. The write options are {@link
- * io.github.flinkdelta.core.config.DeltaSinkOptions}.
+ * io.github.flinkdelta.sink.DeltaSinkOptions}.
  */
 @PublicEvolving
 public final class DeltaTableOptions {

@@ -126,8 +126,10 @@ public final class Quickstart {
       double perSecond)
       throws Exception {
     UnityCatalogConnection connection =
-        new UnityCatalogConnection(
-            catalog, new UnityCatalogConnection.StaticToken(Secret.of(token)), commitApi);
+        UnityCatalogConnection.builder(catalog.toString())
+            .token(Secret.of(token))
+            .commitApi(commitApi)
+            .build();
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(2);

@@ -1,6 +1,6 @@
 package io.github.flinkdelta.examples;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions.SchemaEvolution;
+import io.github.flinkdelta.core.config.SchemaEvolution;
 import io.github.flinkdelta.sink.DeltaSink;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,10 +3,10 @@ package io.github.flinkdelta.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.delta.kernel.types.LongType;
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.it.ChaosSchedule.Fault;
 import io.github.flinkdelta.s3testkit.CredentialEnforcingProxy;
 import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
 import io.github.flinkdelta.uc.Secret;
 import io.github.flinkdelta.uc.UnityCatalogConnection;

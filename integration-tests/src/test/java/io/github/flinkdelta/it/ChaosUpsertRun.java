@@ -1,8 +1,8 @@
 package io.github.flinkdelta.it;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.s3testkit.CredentialEnforcingProxy;
 import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
 import io.github.flinkdelta.uc.Secret;
 import io.github.flinkdelta.uc.UnityCatalogConnection;

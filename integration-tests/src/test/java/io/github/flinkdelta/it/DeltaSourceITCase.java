@@ -3,7 +3,7 @@ package io.github.flinkdelta.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.config.SchemaEvolution;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.source.DeltaSource;
@@ -264,15 +264,14 @@ class DeltaSourceITCase {
         read.add(TestRows.values(rows.next(), type));
       }
       // A writer adds a column: the read goes on with the columns it was built with.
-      writeRows(
-          table, withNote(new IntType()), DeltaSinkOptions.SchemaEvolution.ADD_COLUMNS, 100, 50);
+      writeRows(table, withNote(new IntType()), SchemaEvolution.ADD_COLUMNS, 100, 50);
       for (int i = 0; i < 50; i++) {
         read.add(TestRows.values(rows.next(), type));
       }
       assertThat(read).containsExactlyInAnyOrderElementsOf(TestRows.expected(150, BUCKETS));
 
       // A writer widens bucket to BIGINT: the read cannot go on and says why.
-      writeRows(table, withNote(new BigIntType()), DeltaSinkOptions.SchemaEvolution.WIDEN, 150, 10);
+      writeRows(table, withNote(new BigIntType()), SchemaEvolution.WIDEN, 150, 10);
       assertThatThrownBy(rows::next)
           .rootCause()
           .hasMessageMatching("(?s)Version \\d+ of Delta table .* changed column 'bucket'.*")
@@ -365,7 +364,7 @@ class DeltaSourceITCase {
 
   /** Rows {@code from..from+count-1} of TestRows, with "n" in any column after the third. */
   private void writeRows(
-      String table, RowType type, DeltaSinkOptions.SchemaEvolution evolution, long from, long count)
+      String table, RowType type, SchemaEvolution evolution, long from, long count)
       throws Exception {
     List<RowData> rows = new ArrayList<>();
     for (long i = from; i < from + count; i++) {

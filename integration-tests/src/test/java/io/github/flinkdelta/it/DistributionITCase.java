@@ -2,9 +2,9 @@ package io.github.flinkdelta.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
-import io.github.flinkdelta.core.config.DeltaSinkOptions.Distribution;
 import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
+import io.github.flinkdelta.sink.DeltaSinkOptions.Distribution;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.delta.kernel.types.FieldMetadata;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
-import io.github.flinkdelta.core.config.DeltaSinkOptions.SchemaEvolution;
+import io.github.flinkdelta.core.config.SchemaEvolution;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.core.testing.TestTables;

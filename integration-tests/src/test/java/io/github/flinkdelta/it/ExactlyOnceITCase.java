@@ -176,7 +176,7 @@ class ExactlyOnceITCase {
                   .tablePath(table)
                   .rowType(TestRows.TYPE)
                   .partitionColumns("bucket")
-                  .option(io.github.flinkdelta.core.config.DeltaSinkOptions.APP_ID, "shared")
+                  .option(io.github.flinkdelta.sink.DeltaSinkOptions.APP_ID, "shared")
                   .build());
       jobs.add(env.executeAsync("shared app id " + offset));
     }

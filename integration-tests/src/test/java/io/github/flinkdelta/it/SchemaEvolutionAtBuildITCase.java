@@ -7,11 +7,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.delta.kernel.types.StructType;
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
-import io.github.flinkdelta.core.config.DeltaSinkOptions.SchemaEvolution;
+import io.github.flinkdelta.core.config.SchemaEvolution;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.DeltaSinkBuilder;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

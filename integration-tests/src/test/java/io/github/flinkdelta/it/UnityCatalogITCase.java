@@ -129,7 +129,7 @@ class UnityCatalogITCase {
             .tableName("main.default.outage")
             .rowType(TestRows.TYPE)
             .partitionColumns("bucket")
-            .option(io.github.flinkdelta.core.config.DeltaSinkOptions.COMMIT_MAX_RETRIES, 1)
+            .option(io.github.flinkdelta.sink.DeltaSinkOptions.COMMIT_MAX_RETRIES, 1)
             .build();
     // Two commit attempts of three calls each fail; the task fails over and commits later.
     server.faults().failNext(UPDATE_TABLE, 8, 503);

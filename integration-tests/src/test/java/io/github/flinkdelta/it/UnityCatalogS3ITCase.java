@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.s3testkit.CredentialEnforcingProxy;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.DeltaSinkBuilder;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
 import io.github.flinkdelta.source.DeltaSource;
 import io.github.flinkdelta.source.DeltaSourceOptions;
 import io.github.flinkdelta.testkit.UnityCatalogServer;

@@ -2,8 +2,8 @@ package io.github.flinkdelta.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
 import io.github.flinkdelta.source.DeltaSource;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
 import io.github.flinkdelta.testkit.UnityCatalogServerExtension;

@@ -3,9 +3,9 @@ package io.github.flinkdelta.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
 import io.github.flinkdelta.sparktestkit.SparkSql;
 import io.github.flinkdelta.sparktestkit.SparkSqlException;
 import java.net.URI;

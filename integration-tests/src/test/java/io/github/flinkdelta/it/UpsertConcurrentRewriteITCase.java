@@ -2,10 +2,10 @@ package io.github.flinkdelta.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
-import io.github.flinkdelta.core.config.DeltaSinkOptions.KeyIndex;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
+import io.github.flinkdelta.sink.DeltaSinkOptions.KeyIndex;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;

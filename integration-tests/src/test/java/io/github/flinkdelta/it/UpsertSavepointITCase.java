@@ -3,11 +3,11 @@ package io.github.flinkdelta.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
-import io.github.flinkdelta.core.config.DeltaSinkOptions.KeyIndex;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.DeltaSinkBuilder;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
+import io.github.flinkdelta.sink.DeltaSinkOptions.KeyIndex;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -64,6 +64,15 @@ public record UnityCatalogConnection(
     this(endpoint, new StaticToken(token), CommitApi.AUTO);
   }
 
+  /**
+   * A builder of a connection to the server at {@code endpoint}, e.g. {@code
+   * UnityCatalogConnection.builder("https://uc.example.com").token(Secret.fromEnvironment("UC_TOKEN"))
+   * .build()}.
+   */
+  public static Builder builder(String endpoint) {
+    return new Builder(URI.create(endpoint));
+  }
+
   private static URI baseUri(URI endpoint) {
     String uri = endpoint.toString();
     while (uri.endsWith("/")) {
@@ -143,6 +152,64 @@ public record UnityCatalogConnection(
         config.put("oauth.scope", scope);
       }
       return config;
+    }
+  }
+
+  /**
+   * Builds a {@link UnityCatalogConnection}: one way to authenticate ({@link #token} or {@link
+   * #oauth}), the commit API ({@link CommitApi#AUTO} unless set) and the request timeout ({@link
+   * #DEFAULT_REQUEST_TIMEOUT} unless set).
+   */
+  @PublicEvolving
+  public static final class Builder {
+    private final URI endpoint;
+    private Auth auth;
+    private CommitApi commitApi = CommitApi.AUTO;
+    private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+
+    private Builder(URI endpoint) {
+      this.endpoint = endpoint;
+    }
+
+    /** Authenticates with a fixed bearer token. */
+    public Builder token(Secret token) {
+      this.auth = new StaticToken(token);
+      return this;
+    }
+
+    /**
+     * Authenticates with OAuth 2.0 client credentials fetched from {@code tokenUri}.
+     *
+     * @param scope the scope to ask for, or null for the server's default
+     */
+    public Builder oauth(String tokenUri, String clientId, Secret clientSecret, String scope) {
+      this.auth = new OAuthClientCredentials(URI.create(tokenUri), clientId, clientSecret, scope);
+      return this;
+    }
+
+    /** The catalog API through which commits are ratified. */
+    public Builder commitApi(CommitApi commitApi) {
+      this.commitApi = Objects.requireNonNull(commitApi, "commitApi");
+      return this;
+    }
+
+    /** How long the connector's own catalog calls may take (see {@link UnityCatalogConnection}). */
+    public Builder requestTimeout(Duration requestTimeout) {
+      this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
+      return this;
+    }
+
+    /**
+     * @throws IllegalStateException when no way to authenticate was given
+     */
+    public UnityCatalogConnection build() {
+      if (auth == null) {
+        throw new IllegalStateException(
+            "A Unity Catalog connection to "
+                + endpoint
+                + " needs a way to authenticate: call token(...) or oauth(...)");
+      }
+      return new UnityCatalogConnection(endpoint, auth, commitApi, requestTimeout);
     }
   }
 }

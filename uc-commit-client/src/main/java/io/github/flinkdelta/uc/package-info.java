@@ -1,6 +1,6 @@
 /**
  * Unity Catalog side of the connector: connection and authentication, {@code catalog.schema.table}
  * resolution, managed-table creation and catalog-managed commits. This package knows nothing of
- * Flink; the sink module wires it in.
+ * Flink; the connector modules wire it in.
  */
 package io.github.flinkdelta.uc;

@@ -1,6 +1,6 @@
 package io.github.flinkdelta.core.maintenance;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.config.TableWriteOptions;
 import java.io.Serializable;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
@@ -42,10 +42,10 @@ public record CompactionOptions(
   /** The options that {@code config} sets ({@code sink.compaction.*}), defaults for the rest. */
   public static CompactionOptions from(ReadableConfig config) {
     return new CompactionOptions(
-        config.get(DeltaSinkOptions.COMPACTION_TARGET_FILE_SIZE).getBytes(),
-        config.get(DeltaSinkOptions.COMPACTION_MIN_INPUT_FILES),
-        config.get(DeltaSinkOptions.COMPACTION_MAX_BYTES_PER_RUN).getBytes(),
-        config.get(DeltaSinkOptions.COMPACTION_DELETED_ROWS_RATIO));
+        config.get(TableWriteOptions.COMPACTION_TARGET_FILE_SIZE).getBytes(),
+        config.get(TableWriteOptions.COMPACTION_MIN_INPUT_FILES),
+        config.get(TableWriteOptions.COMPACTION_MAX_BYTES_PER_RUN).getBytes(),
+        config.get(TableWriteOptions.COMPACTION_DELETED_ROWS_RATIO));
   }
 
   /** Files below this size are small. */

@@ -1,6 +1,6 @@
 package io.github.flinkdelta.core.maintenance;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.config.TableWriteOptions;
 import java.io.Serializable;
 import java.time.Duration;
 import org.apache.flink.annotation.Internal;
@@ -20,14 +20,14 @@ public record CompactionTrigger(int commits, Duration interval) implements Seria
     if (commits < 1) {
       throw new IllegalArgumentException(
           "'"
-              + DeltaSinkOptions.COMPACTION_TRIGGER_COMMITS.key()
+              + TableWriteOptions.COMPACTION_TRIGGER_COMMITS.key()
               + "' must be at least 1, got "
               + commits);
     }
     if (interval != null && (interval.isNegative() || interval.isZero())) {
       throw new IllegalArgumentException(
           "'"
-              + DeltaSinkOptions.COMPACTION_TRIGGER_INTERVAL.key()
+              + TableWriteOptions.COMPACTION_TRIGGER_INTERVAL.key()
               + "' must be positive, got "
               + interval);
     }
@@ -36,8 +36,8 @@ public record CompactionTrigger(int commits, Duration interval) implements Seria
   /** The trigger {@code config} sets ({@code sink.compaction.trigger.*}). */
   public static CompactionTrigger from(ReadableConfig config) {
     return new CompactionTrigger(
-        config.get(DeltaSinkOptions.COMPACTION_TRIGGER_COMMITS),
-        config.getOptional(DeltaSinkOptions.COMPACTION_TRIGGER_INTERVAL).orElse(null));
+        config.get(TableWriteOptions.COMPACTION_TRIGGER_COMMITS),
+        config.getOptional(TableWriteOptions.COMPACTION_TRIGGER_INTERVAL).orElse(null));
   }
 
   /** Whether a run is due after {@code commitsSince} commits and {@code sinceNanos} nanoseconds. */

@@ -4,7 +4,7 @@ import io.delta.kernel.expressions.Column;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.statistics.DataFileStatistics;
 import io.delta.kernel.types.StructType;
-import io.github.flinkdelta.core.config.DeltaSinkOptions.Compression;
+import io.github.flinkdelta.core.config.Compression;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package io.github.flinkdelta.core.parquet;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions.Compression;
+import io.github.flinkdelta.core.config.Compression;
 import java.io.Serializable;
 import java.util.Locale;
 import java.util.Objects;

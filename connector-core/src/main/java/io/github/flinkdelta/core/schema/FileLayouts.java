@@ -7,7 +7,7 @@ import io.delta.kernel.types.MapType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.github.flinkdelta.core.catalog.TableDefinition;
-import io.github.flinkdelta.core.config.DeltaSinkOptions.SchemaEvolution;
+import io.github.flinkdelta.core.config.SchemaEvolution;
 import io.github.flinkdelta.core.parquet.DataColumns;
 import io.github.flinkdelta.core.parquet.ParquetColumn;
 import io.github.flinkdelta.core.types.DeltaTypes;

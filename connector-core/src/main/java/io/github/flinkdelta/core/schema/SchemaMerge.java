@@ -7,8 +7,8 @@ import io.delta.kernel.types.MapType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.github.flinkdelta.core.catalog.TableDefinition;
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
-import io.github.flinkdelta.core.config.DeltaSinkOptions.SchemaEvolution;
+import io.github.flinkdelta.core.config.SchemaEvolution;
+import io.github.flinkdelta.core.config.TableWriteOptions;
 import io.github.flinkdelta.core.types.DeltaTypes;
 import java.util.ArrayList;
 import java.util.List;
@@ -251,7 +251,7 @@ public record SchemaMerge(StructType schema, List<String> changes, boolean widen
     }
 
     private String hint(SchemaEvolution needed, String what) {
-      return "set '" + DeltaSinkOptions.SCHEMA_EVOLUTION.key() + "' = '" + needed + "' " + what;
+      return "set '" + TableWriteOptions.SCHEMA_EVOLUTION.key() + "' = '" + needed + "' " + what;
     }
   }
 

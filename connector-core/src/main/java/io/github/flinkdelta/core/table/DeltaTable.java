@@ -12,7 +12,7 @@ import io.github.flinkdelta.core.catalog.TableHistory;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.checkpoint.DeltaCheckpoints;
-import io.github.flinkdelta.core.config.DeltaSinkOptions.SchemaEvolution;
+import io.github.flinkdelta.core.config.SchemaEvolution;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
 import io.github.flinkdelta.core.deletion.DeletionVectorReader;
 import io.github.flinkdelta.core.deletion.RowPositions;

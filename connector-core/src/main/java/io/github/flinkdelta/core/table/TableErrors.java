@@ -1,7 +1,8 @@
 package io.github.flinkdelta.core.table;
 
 import io.github.flinkdelta.core.catalog.TableReference;
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.config.SchemaEvolution;
+import io.github.flinkdelta.core.config.TableWriteOptions;
 import java.util.List;
 
 /** Messages for what can go wrong with a table, each saying what happened and what to do. */
@@ -13,7 +14,7 @@ final class TableErrors {
     return String.format(
         "There is no %s. Create it first, or set '%s' to true so the sink creates it from its row"
             + " type.",
-        table.description(), DeltaSinkOptions.CREATE_IF_MISSING.key());
+        table.description(), TableWriteOptions.CREATE_IF_MISSING.key());
   }
 
   static String columnMappingNeeded(String table, List<String> changes) {
@@ -24,8 +25,8 @@ final class TableErrors {
             + " version 2), upgrade it yourself, or set '%s' = '%s' and match the table's columns.",
         table,
         changes.isEmpty() ? "a new schema" : String.join(", ", changes),
-        DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING.key(),
-        DeltaSinkOptions.SCHEMA_EVOLUTION.key(),
-        DeltaSinkOptions.SchemaEvolution.NONE);
+        TableWriteOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING.key(),
+        TableWriteOptions.SCHEMA_EVOLUTION.key(),
+        SchemaEvolution.NONE);
   }
 }

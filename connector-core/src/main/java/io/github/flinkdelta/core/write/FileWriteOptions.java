@@ -1,6 +1,6 @@
 package io.github.flinkdelta.core.write;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.config.TableWriteOptions;
 import io.github.flinkdelta.core.parquet.ParquetFileOptions;
 import java.io.Serializable;
 import java.util.Objects;
@@ -35,13 +35,13 @@ public record FileWriteOptions(
   public static FileWriteOptions from(ReadableConfig config) {
     return new FileWriteOptions(
         new ParquetFileOptions(
-            config.get(DeltaSinkOptions.COMPRESSION),
-            config.get(DeltaSinkOptions.ROW_GROUP_SIZE).getBytes(),
-            Math.toIntExact(config.get(DeltaSinkOptions.PAGE_SIZE).getBytes()),
+            config.get(TableWriteOptions.COMPRESSION),
+            config.get(TableWriteOptions.ROW_GROUP_SIZE).getBytes(),
+            Math.toIntExact(config.get(TableWriteOptions.PAGE_SIZE).getBytes()),
             ParquetFileOptions.DEFAULT_STATS_STRING_PREFIX_LENGTH),
-        config.get(DeltaSinkOptions.TARGET_FILE_SIZE).getBytes(),
-        config.get(DeltaSinkOptions.MAX_ROWS_PER_FILE),
-        config.get(DeltaSinkOptions.BUFFER_BUDGET).getBytes());
+        config.get(TableWriteOptions.TARGET_FILE_SIZE).getBytes(),
+        config.get(TableWriteOptions.MAX_ROWS_PER_FILE),
+        config.get(TableWriteOptions.BUFFER_BUDGET).getBytes());
   }
 
   /** These options with files rolled at {@code bytes}. */

@@ -2,7 +2,7 @@ package io.github.flinkdelta.core.parquet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.config.TableWriteOptions;
 import io.github.flinkdelta.core.testing.IdTextTables;
 import io.github.flinkdelta.core.write.DataFile;
 import java.nio.ByteBuffer;
@@ -64,8 +64,8 @@ class DictionaryEncodingTest {
   @Test
   void eachRowGroupStartsADictionaryOfItsOwn() throws Exception {
     Configuration options = new Configuration();
-    options.set(DeltaSinkOptions.ROW_GROUP_SIZE, MemorySize.parse("32kb"));
-    options.set(DeltaSinkOptions.PAGE_SIZE, MemorySize.parse("8kb"));
+    options.set(TableWriteOptions.ROW_GROUP_SIZE, MemorySize.parse("32kb"));
+    options.set(TableWriteOptions.PAGE_SIZE, MemorySize.parse("8kb"));
     // The values change every 2,000 rows, so later row groups hold values earlier ones lack.
     LongFunction<String> text = i -> "group-" + (i / 2_000) + "-" + value((int) (i % 40));
     DataFile file = writeOne("groups", options, 20_000, text);
@@ -99,7 +99,7 @@ class DictionaryEncodingTest {
   @Test
   void aColumnWhoseDictionaryDidNotPayOffIsWrittenPlainlyUntilTheNextRetry() throws Exception {
     Configuration options = new Configuration();
-    options.set(DeltaSinkOptions.MAX_ROWS_PER_FILE, 1_000L);
+    options.set(TableWriteOptions.MAX_ROWS_PER_FILE, 1_000L);
     // Distinct values in the first file, ten repeating values from the second on.
     LongFunction<String> text = i -> i < 1_000 ? "distinct-value-" + i : "repeating-" + (i % 10);
     int files = DictionaryChoices.FILES_BETWEEN_RETRIES + 2;

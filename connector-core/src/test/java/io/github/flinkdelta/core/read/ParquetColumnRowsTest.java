@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.config.TableWriteOptions;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.testing.CanonicalRows;
@@ -493,8 +493,8 @@ class ParquetColumnRowsTest {
       throws IOException {
     org.apache.flink.configuration.Configuration options =
         new org.apache.flink.configuration.Configuration();
-    options.set(DeltaSinkOptions.ROW_GROUP_SIZE, MemorySize.parse("64kb"));
-    options.set(DeltaSinkOptions.PAGE_SIZE, MemorySize.parse("4kb"));
+    options.set(TableWriteOptions.ROW_GROUP_SIZE, MemorySize.parse("64kb"));
+    options.set(TableWriteOptions.PAGE_SIZE, MemorySize.parse("4kb"));
     List<DataFile> files = TestTables.writeFiles(path, type, List.of(), rows, options);
     try (DeltaTable table = TestTables.open(path)) {
       table.commit("app", 1, files);

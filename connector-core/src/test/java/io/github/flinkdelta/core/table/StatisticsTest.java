@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.config.TableWriteOptions;
 import io.github.flinkdelta.core.testing.IdTextTables;
 import io.github.flinkdelta.core.testing.TestTables;
 import io.github.flinkdelta.core.write.DataFile;
@@ -103,7 +103,7 @@ class StatisticsTest {
     }
     org.apache.flink.configuration.Configuration options =
         new org.apache.flink.configuration.Configuration();
-    options.set(DeltaSinkOptions.ROW_GROUP_SIZE, MemorySize.parse("1kb"));
+    options.set(TableWriteOptions.ROW_GROUP_SIZE, MemorySize.parse("1kb"));
     Path table = dir.resolve("groups");
     List<DataFile> files =
         TestTables.writeFiles(table.toUri().toString(), TYPE, List.of(), rows, options);

@@ -2,7 +2,7 @@ package io.github.flinkdelta.core.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.config.TableWriteOptions;
 import io.github.flinkdelta.core.parquet.NullValueException;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.DeltaTable;
@@ -38,7 +38,7 @@ class BufferBudgetTest {
     org.apache.flink.configuration.Configuration options =
         new org.apache.flink.configuration.Configuration();
     long budget = MemorySize.parse("2mb").getBytes();
-    options.set(DeltaSinkOptions.BUFFER_BUDGET, new MemorySize(budget));
+    options.set(TableWriteOptions.BUFFER_BUDGET, new MemorySize(budget));
     FileWriteOptions writeOptions = FileWriteOptions.from(options);
 
     int partitions = 100;
@@ -178,7 +178,7 @@ class BufferBudgetTest {
     org.apache.flink.configuration.Configuration options =
         new org.apache.flink.configuration.Configuration();
     long budget = MemorySize.parse("1mb").getBytes();
-    options.set(DeltaSinkOptions.BUFFER_BUDGET, new MemorySize(budget));
+    options.set(TableWriteOptions.BUFFER_BUDGET, new MemorySize(budget));
     int partitions = 200;
     int maxOpenFiles = 0;
     List<DataFile> files;

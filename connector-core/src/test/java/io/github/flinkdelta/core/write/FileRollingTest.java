@@ -2,7 +2,8 @@ package io.github.flinkdelta.core.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.core.config.Compression;
+import io.github.flinkdelta.core.config.TableWriteOptions;
 import io.github.flinkdelta.core.testing.IdTextTables;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,7 +25,7 @@ class FileRollingTest {
   @Test
   void filesRollOnMaxRows() throws Exception {
     Configuration options = new Configuration();
-    options.set(DeltaSinkOptions.MAX_ROWS_PER_FILE, 1_000L);
+    options.set(TableWriteOptions.MAX_ROWS_PER_FILE, 1_000L);
     List<DataFile> files = write("rows", options, 4_500);
     assertThat(files)
         .extracting(DataFile::numRecords)
@@ -34,9 +35,9 @@ class FileRollingTest {
   @Test
   void filesRollOnTargetSize() throws Exception {
     Configuration options = new Configuration();
-    options.set(DeltaSinkOptions.TARGET_FILE_SIZE, MemorySize.parse("64kb"));
-    options.set(DeltaSinkOptions.ROW_GROUP_SIZE, MemorySize.parse("16kb"));
-    options.set(DeltaSinkOptions.PAGE_SIZE, MemorySize.parse("4kb"));
+    options.set(TableWriteOptions.TARGET_FILE_SIZE, MemorySize.parse("64kb"));
+    options.set(TableWriteOptions.ROW_GROUP_SIZE, MemorySize.parse("16kb"));
+    options.set(TableWriteOptions.PAGE_SIZE, MemorySize.parse("4kb"));
     List<DataFile> files = write("size", options, 20_000);
     assertThat(files.size()).isGreaterThan(3);
     assertThat(files.stream().mapToLong(DataFile::numRecords).sum()).isEqualTo(20_000);
@@ -52,10 +53,10 @@ class FileRollingTest {
   }
 
   @ParameterizedTest
-  @EnumSource(DeltaSinkOptions.Compression.class)
-  void compressionCodecReachesTheFile(DeltaSinkOptions.Compression codec) throws Exception {
+  @EnumSource(Compression.class)
+  void compressionCodecReachesTheFile(Compression codec) throws Exception {
     Configuration options = new Configuration();
-    options.set(DeltaSinkOptions.COMPRESSION, codec);
+    options.set(TableWriteOptions.COMPRESSION, codec);
     List<DataFile> files = write("codec-" + codec, options, 1_000);
     ParquetMetadata footer = footer("codec-" + codec, files.get(0));
     assertThat(footer.getBlocks().get(0).getColumns().get(0).getCodec())

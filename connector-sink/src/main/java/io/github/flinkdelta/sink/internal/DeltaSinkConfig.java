@@ -1,13 +1,13 @@
 package io.github.flinkdelta.sink.internal;
 
 import io.github.flinkdelta.core.catalog.TableLocator;
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.maintenance.CompactionTrigger;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.write.FileLayout;
 import io.github.flinkdelta.core.write.FileWriteOptions;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
 import java.io.Serializable;
 import java.util.Map;
 import java.util.Objects;

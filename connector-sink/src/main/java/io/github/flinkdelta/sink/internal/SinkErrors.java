@@ -1,6 +1,6 @@
 package io.github.flinkdelta.sink.internal;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.types.RowKind;

@@ -2,9 +2,9 @@ package io.github.flinkdelta.sink.maintenance;
 
 import io.github.flinkdelta.common.HadoopOptions;
 import io.github.flinkdelta.common.UnityCatalogOptions;
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
 import io.github.flinkdelta.uc.internal.UnityCatalogClient;
 import io.github.flinkdelta.uc.internal.UnityCatalogTableName;
 import java.time.Duration;

@@ -3,10 +3,10 @@ package io.github.flinkdelta.sink.committer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.flinkdelta.core.config.DeltaSinkOptions;
 import io.github.flinkdelta.core.testing.TestTables;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.DataFiles;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
 import io.github.flinkdelta.sink.SinkConfigs;
 import io.github.flinkdelta.sink.internal.DeltaSinkConfig;
 import io.github.flinkdelta.sink.writer.DeltaWriteResult;

@@ -1,0 +1,12 @@
+package io.github.flinkdelta.core.config;
+
+import org.apache.flink.annotation.PublicEvolving;
+
+/** Parquet compression codecs the writer offers ({@code sink.parquet.compression}). */
+@PublicEvolving
+public enum Compression {
+  SNAPPY,
+  ZSTD,
+  GZIP,
+  UNCOMPRESSED
+}

@@ -1,0 +1,6 @@
+/**
+ * The {@code 'type' = 'unitycatalog'} Flink catalog: a Unity Catalog's schemas and Delta tables as
+ * Flink databases and tables, with DDL for schemas and managed tables. Its options are in {@link
+ * io.github.flinkdelta.catalog.UnityCatalogCatalogOptions}.
+ */
+package io.github.flinkdelta.catalog;

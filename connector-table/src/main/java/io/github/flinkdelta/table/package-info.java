@@ -1,0 +1,6 @@
+/**
+ * The {@code 'connector' = 'delta'} SQL connector: the table factory and the dynamic table sink and
+ * source it makes, over {@code DeltaSink} and {@code DeltaSource}. Its options are in {@link
+ * io.github.flinkdelta.table.DeltaTableOptions}.
+ */
+package io.github.flinkdelta.table;
