@@ -22,11 +22,15 @@ public final class StateStrings {
     out.write(bytes);
   }
 
-  /** Reads a string {@link #write} wrote. */
-  public static String read(DataInputDeserializer in) throws IOException {
+  /**
+   * Reads a string {@link #write} wrote.
+   *
+   * @param owner whose state it is, for the error on a garbled length ("sink", "source")
+   */
+  public static String read(DataInputDeserializer in, String owner) throws IOException {
     int length = in.readInt();
     if (length < 0 || length > in.available()) {
-      throw new IOException("Corrupt connector state: a string of " + length + " bytes");
+      throw new IOException("Corrupt " + owner + " state: a string of " + length + " bytes");
     }
     byte[] bytes = new byte[length];
     in.readFully(bytes);

@@ -93,22 +93,22 @@ public final class DeltaSplitSerializer implements SimpleVersionedSerializer<Del
     if (!in.readBoolean()) {
       return null;
     }
-    String storageType = StateStrings.read(in);
-    String pathOrInline = StateStrings.read(in);
+    String storageType = StateStrings.read(in, "source");
+    String pathOrInline = StateStrings.read(in, "source");
     int offset = in.readInt();
     return new DeletionVectorDescriptor(
         storageType, pathOrInline, offset < 0 ? null : offset, in.readInt(), in.readLong());
   }
 
   static DeltaSplit read(DataInputDeserializer in, int serializedVersion) throws IOException {
-    String path = StateStrings.read(in);
+    String path = StateStrings.read(in, "source");
     long size = in.readLong();
     long modificationTime = in.readLong();
     int partitions = in.readInt();
     Map<String, String> partitionValues = new HashMap<>();
     for (int i = 0; i < partitions; i++) {
-      String key = StateStrings.read(in);
-      partitionValues.put(key, in.readBoolean() ? StateStrings.read(in) : null);
+      String key = StateStrings.read(in, "source");
+      partitionValues.put(key, in.readBoolean() ? StateStrings.read(in, "source") : null);
     }
     DeletionVectorDescriptor dv = readVector(in);
     long version = in.readLong();

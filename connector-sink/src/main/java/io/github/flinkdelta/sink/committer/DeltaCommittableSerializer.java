@@ -35,7 +35,7 @@ public final class DeltaCommittableSerializer
   public DeltaCommittable deserialize(int version, byte[] serialized) throws IOException {
     DataFileSerialization.checkVersion("Delta committable", version);
     DataInputDeserializer in = new DataInputDeserializer(serialized);
-    String appId = StateStrings.read(in);
+    String appId = StateStrings.read(in, "sink");
     long checkpointId = in.readLong();
     DataFiles files = DataFileSerialization.readFiles(in);
     FileDeletes deletes = DataFileSerialization.readDeletes(version, in);
