@@ -1,5 +1,6 @@
 package io.github.flinkdelta.sink.upsert;
 
+import io.github.flinkdelta.core.upsert.IndexCatchUp;
 import io.github.flinkdelta.core.write.RowLocation;
 import java.io.IOException;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -9,15 +10,18 @@ import org.apache.flink.runtime.state.StateSnapshotContext;
  * compact maps on the heap written to the checkpoint per key group, and {@link KeyedStateKeyIndex},
  * a value per key in the job's state backend, which RocksDB keeps on disk.
  */
-interface UpsertKeyIndex {
+interface UpsertKeyIndex extends IndexCatchUp.Index {
 
   /** The location of {@code key}'s live row, or null when it has none. */
+  @Override
   RowLocation get(String key) throws IOException;
 
   /** Sets the location of {@code key}'s live row. */
+  @Override
   void put(String key, RowLocation location) throws IOException;
 
   /** Removes {@code key}'s location. */
+  @Override
   void remove(String key) throws IOException;
 
   /** Empties the index, which holds generation {@code generation} from now on. */

@@ -1,8 +1,5 @@
 package io.github.flinkdelta.sink.upsert;
 
-import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
-import io.github.flinkdelta.core.deletion.DeletionVectorReader;
-import io.github.flinkdelta.core.deletion.RowPositions;
 import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.upsert.IndexCatchUp;
 import io.github.flinkdelta.core.upsert.KeyChanges;
@@ -23,20 +20,11 @@ import io.github.flinkdelta.sink.writer.DeltaWriteResult;
 import io.github.flinkdelta.sink.writer.DeltaWriteResultSerializer;
 import io.github.flinkdelta.sink.writer.WriteResultRows;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.typeutils.base.LongSerializer;
-import org.apache.flink.api.common.typeutils.base.StringSerializer;
-import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
-import org.apache.flink.api.common.typeutils.base.array.LongPrimitiveArraySerializer;
-import org.apache.flink.core.memory.DataInputDeserializer;
-import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.state.KeyGroupRange;
@@ -48,7 +36,6 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
-import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,30 +77,20 @@ public final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
 
   private final DeltaSinkConfig config;
 
-  /** Where the index's entries live, as the operator state records it. */
-  private static final long IN_BACKEND = 0;
-
-  private static final long HEAP = 1;
-
   private transient PartitionedDataWriter files;
   private transient UpsertKeyIndex index;
 
+  private transient UpsertWriterState state;
+
   /** The table version up to which the index has taken in the changes of other writers. */
-  private transient ListState<Long> indexVersions;
-
   private transient long indexVersion;
-
-  /** Generation of the index, then two fields no longer used, then where the index lives. */
-  private transient ListState<long[]> rebuilds;
 
   private transient long generation;
   private transient long lastResult;
-  private transient ListState<String> appIds;
 
   /** The sink's app id; null when restored from state that did not keep it. */
   private transient String appId;
 
-  private transient ListState<byte[]> pendingState;
   private transient PendingWrites pending;
   private transient FileDeletes deletes;
   private transient DeltaWriteResultSerializer serializer;
@@ -122,7 +99,7 @@ public final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
   private transient Counter foreignRows;
   private transient UpsertCompaction compaction;
   private transient IndexFollower follower;
-  private transient Configuration vectorConf;
+  private transient KeyIndexMoves moves;
 
   public UpsertWriterOperator(DeltaSinkConfig config) {
     this.config = config;
@@ -131,65 +108,25 @@ public final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
   @Override
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
-    indexVersions =
-        context
-            .getOperatorStateStore()
-            .getUnionListState(
-                new ListStateDescriptor<>("delta-upsert-index-version", LongSerializer.INSTANCE));
-    rebuilds =
-        context
-            .getOperatorStateStore()
-            .getUnionListState(
-                new ListStateDescriptor<>(
-                    "delta-upsert-index-rebuilds", LongPrimitiveArraySerializer.INSTANCE));
-    appIds =
-        context
-            .getOperatorStateStore()
-            .getUnionListState(
-                new ListStateDescriptor<>("delta-upsert-app-id", StringSerializer.INSTANCE));
-    pendingState =
-        context
-            .getOperatorStateStore()
-            .getUnionListState(
-                new ListStateDescriptor<>(
-                    "delta-upsert-pending-writes", BytePrimitiveArraySerializer.INSTANCE));
+    state = new UpsertWriterState(context.getOperatorStateStore());
+    UpsertWriterState.Restored restored = state.restore();
     deletes = new FileDeletes();
     // Subtasks follow the log at their own pace; after a rescale, the least version is where
-    // every restored entry is caught up (applying a version twice changes nothing).
-    indexVersion = Long.MAX_VALUE;
-    for (Long version : indexVersions.get()) {
-      indexVersion = Math.min(indexVersion, version);
-    }
-    boolean restored = indexVersion != Long.MAX_VALUE;
-    if (!restored) {
-      indexVersion = -1;
-    }
-    lastResult = -1;
-    boolean restoredOnHeap = false;
-    for (long[] rebuild : rebuilds.get()) {
-      generation = Math.max(generation, rebuild[0]);
-      lastResult = Math.max(lastResult, rebuild[2]);
-      // State of connector versions before the heap index has three fields.
-      restoredOnHeap |= rebuild.length > 3 && rebuild[3] == HEAP;
-    }
-    String restoredAppId = null;
-    for (String id : appIds.get()) {
-      restoredAppId = id;
-    }
-    appId = config.appIdFor(restoredAppId, restored);
-    pending = new PendingWrites();
-    for (byte[] bytes : pendingState.get()) {
-      pending.addAll(PendingWrites.readFrom(new DataInputDeserializer(bytes)));
-    }
+    // every restored entry is caught up.
+    indexVersion = restored.indexVersion();
+    generation = restored.generation();
+    lastResult = restored.lastResult();
+    appId = config.appIdFor(restored.appId(), restored.any());
+    pending = restored.pending();
     index =
         loader()
             .open(
                 getKeyedStateBackend(),
                 context.getRawKeyedStateInputs(),
-                restored,
-                restoredOnHeap,
+                restored.any(),
+                restored.onHeap(),
                 generation);
-    if (!restored) {
+    if (!restored.any()) {
       buildIndex();
     } else if (!loader().canFollow(indexVersion)) {
       rebuildIndex();
@@ -282,6 +219,7 @@ public final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
               System::nanoTime);
     }
     follower = new IndexFollower(config, subtask(), keyGroupRange(), maxParallelism(), appId);
+    moves = new KeyIndexMoves(config, subtask());
     follower.request(indexVersion);
   }
 
@@ -359,7 +297,7 @@ public final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
         compaction == null ? Optional.empty() : compaction.takeReady();
     List<RewriteLayout> layouts = new ArrayList<>();
     if (rewrite.isPresent()) {
-      layouts.add(moveIndex(rewrite.get()));
+      layouts.add(moves.moveIndex(index, rewrite.get()));
       deletes.addRewrite(layouts.get(0));
       completed = DataFiles.concat(List.of(completed, rewrite.get().prepared().writtenFiles()));
     }
@@ -377,49 +315,6 @@ public final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
     return any;
   }
 
-  /**
-   * Moves the index entries of the rows {@code rewrite} moved to their new places, in the
-   * checkpoint whose commits move the rows: a row whose key no longer points at the place it was
-   * read from (the key changed or went since the compaction read it) is left, as its delete in the
-   * rewritten file is carried into the new one when the compaction commits.
-   *
-   * @return where the compaction put the rows of each file it rewrote
-   */
-  private RewriteLayout moveIndex(UpsertCompaction.Rewrite rewrite) {
-    RewriteLayout.Builder layout = new RewriteLayout.Builder(rewrite.prepared().readVectors());
-    long[] changed = {0};
-    rewrite
-        .moved()
-        .forEach(
-            (key, fromFile, fromPosition, to) -> {
-              layout.accept(key, fromFile, fromPosition, to);
-              try {
-                RowLocation current = index.get(key);
-                if (current != null
-                    && current.fileId() == fromFile
-                    && current.position() == fromPosition) {
-                  index.put(key, to);
-                } else {
-                  changed[0]++;
-                }
-              } catch (IOException e) {
-                throw new UncheckedIOException("Cannot move the key index", e);
-              }
-            });
-    RewriteLayout built =
-        layout.build(rewrite.prepared().plannedVersion(), rewrite.prepared().removedIds());
-    LOG.info(
-        "Delta upsert writer {} of {} hands on a compaction of {} files into {}: {} rows moved, {}"
-            + " of them changed since it read them",
-        subtask(),
-        config.tableName(),
-        rewrite.prepared().inputFiles(),
-        built.outputIds().size(),
-        rewrite.moved().size(),
-        changed[0]);
-    return built;
-  }
-
   /** Applies what other writers did to the table, as the follower has read it, to the index. */
   private void catchUp() {
     Optional<KeyChanges> ready = follower.takeReady();
@@ -428,76 +323,16 @@ public final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
       return;
     }
     KeyChanges changes = ready.get();
-    long started = System.nanoTime();
-    IndexCatchUp.Outcome outcome;
-    try (var loader = ConnectorClassLoader.enter()) {
-      outcome =
-          IndexCatchUp.apply(
-              changes,
-              new IndexCatchUp.Index() {
-                @Override
-                public RowLocation get(String key) throws IOException {
-                  return index.get(key);
-                }
-
-                @Override
-                public void put(String key, RowLocation location) throws IOException {
-                  index.put(key, location);
-                }
-
-                @Override
-                public void remove(String key) throws IOException {
-                  index.remove(key);
-                }
-              },
-              pending,
-              this::readVector,
-              deletes);
-    }
+    moves.applyForeign(index, changes, pending, deletes);
     indexVersion = changes.toVersion();
     foreignRows.inc(changes.size());
-    if (outcome.versions() > 0) {
-      LOG.info(
-          "Delta upsert writer {} of {} followed {} versions of other writers to version {} in {}"
-              + " ms: {} keys' rows gone, {} moved, {} written by them ({} of which replace a row"
-              + " the next commit deletes)",
-          subtask(),
-          config.tableName(),
-          outcome.versions(),
-          indexVersion,
-          (System.nanoTime() - started) / 1_000_000,
-          outcome.removed(),
-          outcome.moved(),
-          outcome.written(),
-          outcome.duplicates());
-    }
-  }
-
-  private RowPositions readVector(DeletionVectorDescriptor vector) {
-    if (vectorConf == null) {
-      vectorConf = config.storageConf();
-    }
-    try {
-      return DeletionVectorReader.read(vectorConf, config.tablePath(), vector);
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "Cannot read deletion vector " + vector.uniqueId() + " of " + config.tableName(), e);
-    }
   }
 
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
-    indexVersions.update(List.of(indexVersion));
-    rebuilds.update(
-        List.of(
-            new long[] {
-              generation, -1, lastResult, index instanceof HeapKeyIndex ? HEAP : IN_BACKEND
-            }));
-    appIds.update(appId == null ? List.of() : List.of(appId));
-    DataOutputSerializer out = new DataOutputSerializer(64);
-    pending.writeTo(out);
-    pendingState.update(List.of(out.getCopyOfBuffer()));
+    state.snapshot(
+        indexVersion, generation, lastResult, index instanceof HeapKeyIndex, appId, pending);
     index.snapshotState(context);
   }
 
