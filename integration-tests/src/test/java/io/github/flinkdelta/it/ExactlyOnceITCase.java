@@ -12,6 +12,7 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.testutils.junit.SharedObjectsExtension;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Failures at each step of the protocol; every run ends with exactly the generated rows in the
  * table, each once.
  */
+@Tag("smoke")
 class ExactlyOnceITCase {
 
   @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();

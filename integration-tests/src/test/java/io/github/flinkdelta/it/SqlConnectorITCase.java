@@ -18,11 +18,13 @@ import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code 'connector' = 'delta'} from Flink SQL, on a path table and on a Unity Catalog table. */
+@Tag("smoke")
 class SqlConnectorITCase {
 
   @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();

@@ -15,11 +15,13 @@ import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code SELECT} from Delta tables in Flink SQL: on a path, in Unity Catalog, bounded and not. */
+@Tag("smoke")
 class SqlSourceITCase {
 
   @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();

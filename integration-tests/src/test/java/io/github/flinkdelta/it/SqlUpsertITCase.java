@@ -19,6 +19,7 @@ import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (a {@code GROUP BY}) and a changelog source, and holds one row per key with its latest value; a
  * Unity Catalog table created with a key records it, so a later insert finds it.
  */
+@Tag("smoke")
 class SqlUpsertITCase {
 
   @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();

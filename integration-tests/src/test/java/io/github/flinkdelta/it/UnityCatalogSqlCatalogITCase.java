@@ -25,6 +25,7 @@ import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code CREATE CATALOG ... WITH ('type' = 'unitycatalog')}: browsing, DDL and streaming inserts
  * through catalog-managed commits, against the embedded Unity Catalog server over HTTP.
  */
+@Tag("smoke")
 class UnityCatalogSqlCatalogITCase {
 
   @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
