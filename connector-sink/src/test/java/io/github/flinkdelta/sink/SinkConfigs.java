@@ -4,6 +4,7 @@ import io.github.flinkdelta.core.catalog.PathTableLocator;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.testing.TestTables;
+import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.write.FileLayout;
 import io.github.flinkdelta.core.write.FileWriteOptions;
 import io.github.flinkdelta.sink.internal.DeltaSinkConfig;
@@ -30,8 +31,29 @@ public final class SinkConfigs {
   /** As {@link #of(String, RowType, List, Configuration)}, for a table {@code locator} finds. */
   public static DeltaSinkConfig of(
       TableLocator locator, RowType rows, List<String> partitions, Configuration options) {
+    return of(locator, rows, partitions, null, options);
+  }
+
+  /**
+   * The configuration of an upsert sink of {@code rows} by primary key {@code key} into the path
+   * table at {@code path}, created with deletion vectors when missing.
+   */
+  public static DeltaSinkConfig upsert(
+      String path, RowType rows, List<String> key, Configuration options) {
+    return of(new PathTableLocator(path), rows, List.of(), KeyColumns.of(path, rows, key), options);
+  }
+
+  private static DeltaSinkConfig of(
+      TableLocator locator,
+      RowType rows,
+      List<String> partitions,
+      KeyColumns key,
+      Configuration options) {
     FileLayout layout;
     try (DeltaTable table = TestTables.create(locator.path(), rows, partitions, Map.of())) {
+      if (key != null) {
+        table.enableUpserts();
+      }
       layout = table.layoutFor(rows, partitions);
     }
     return new DeltaSinkConfig(
@@ -43,7 +65,7 @@ public final class SinkConfigs {
         options.get(DeltaSinkOptions.COMMIT_MAX_RETRIES),
         options.get(DeltaSinkOptions.DISTRIBUTION),
         options.getOptional(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL).orElse(null),
-        null,
+        key,
         null,
         options.get(DeltaSinkOptions.UPSERT_KEY_INDEX),
         UUID.randomUUID().toString());
