@@ -2,6 +2,8 @@ package io.github.flinkdelta.sink;
 
 import io.github.flinkdelta.core.catalog.PathTableLocator;
 import io.github.flinkdelta.core.catalog.TableLocator;
+import io.github.flinkdelta.core.maintenance.CompactionOptions;
+import io.github.flinkdelta.core.maintenance.CompactionTrigger;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.testing.TestTables;
 import io.github.flinkdelta.core.upsert.KeyColumns;
@@ -41,6 +43,28 @@ public final class SinkConfigs {
   public static DeltaSinkConfig upsert(
       String path, RowType rows, List<String> key, Configuration options) {
     return of(new PathTableLocator(path), rows, List.of(), KeyColumns.of(path, rows, key), options);
+  }
+
+  /**
+   * The configuration of an appending sink into the path table at {@code path} that compacts it as
+   * the {@code sink.compaction.*} options of {@code options} say.
+   */
+  public static DeltaSinkConfig compacting(String path, RowType rows, Configuration options) {
+    DeltaSinkConfig config = of(new PathTableLocator(path), rows, List.of(), null, options);
+    return new DeltaSinkConfig(
+        config.table(),
+        config.hadoopOptions(),
+        config.layout(),
+        config.writeOptions(),
+        config.appId(),
+        config.maxCommitRetries(),
+        config.distribution(),
+        config.deltaCheckpointInterval(),
+        null,
+        new DeltaSinkConfig.Compaction(
+            CompactionOptions.from(options), CompactionTrigger.from(options)),
+        config.keyIndex(),
+        config.defaultAppId());
   }
 
   private static DeltaSinkConfig of(
