@@ -4,7 +4,6 @@ import io.github.flinkdelta.common.TableTarget;
 import io.github.flinkdelta.common.UnityCatalogOptions;
 import io.github.flinkdelta.core.catalog.TableDefinition;
 import io.github.flinkdelta.core.catalog.TableLocator;
-import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.config.SchemaEvolution;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.maintenance.CompactionTrigger;
@@ -180,23 +179,63 @@ public final class DeltaSinkBuilder {
     List<String> problems = new ArrayList<>();
     TableTarget target =
         TableTarget.of("DeltaSink", tablePath, tableName, unityCatalog, options, problems);
-    KeyColumns key = null;
+    KeyColumns key = checkRows(target, problems);
+    checkCheckpointInterval(problems);
+    DeltaSinkConfig.Compaction compaction = compaction(problems);
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException("Cannot build DeltaSink: " + String.join("; ", problems));
+    }
+    // Made whether or not the table is created: types Delta cannot hold are refused here.
+    TableDefinition definition = definition(key);
+    TableRequest request =
+        TableRequest.of(target.reference(), DeltaSinkConfig.hadoopConf(hadoopOptions));
+    if (options.get(DeltaSinkOptions.CREATE_IF_MISSING)) {
+      request = request.creatingIfMissing(definition);
+    }
+    PreparedTable table = prepare(request, key);
+    return new DeltaSink(
+        new DeltaSinkConfig(
+            table.locator(),
+            hadoopOptions,
+            table.layout(),
+            FileWriteOptions.from(options),
+            options.get(DeltaSinkOptions.APP_ID),
+            options.get(DeltaSinkOptions.COMMIT_MAX_RETRIES),
+            options.get(DeltaSinkOptions.DISTRIBUTION),
+            options.getOptional(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL).orElse(null),
+            table.key(),
+            compaction,
+            options.get(DeltaSinkOptions.UPSERT_KEY_INDEX),
+            UUID.randomUUID().toString()),
+        uidPrefix);
+  }
+
+  /** The table as the sink found and prepared it: where it is, its file layout, its key. */
+  private record PreparedTable(TableLocator locator, FileLayout layout, KeyColumns key) {}
+
+  /** Checks the row type, the key and the partition columns; returns the key, or null. */
+  private KeyColumns checkRows(TableTarget target, List<String> problems) {
     if (rowType == null) {
       problems.add("set rowType(...) to the type of the rows the sink receives");
-    } else {
-      if (primaryKey != null) {
-        try {
-          key = KeyColumns.of(target.name(), rowType, primaryKey);
-        } catch (IllegalArgumentException e) {
-          problems.add(e.getMessage());
-        }
-      }
-      for (String column : partitionColumns) {
-        if (rowType.getFieldNames().stream().noneMatch(n -> n.equalsIgnoreCase(column))) {
-          problems.add("partition column '" + column + "' is not a column of the rows " + rowType);
-        }
+      return null;
+    }
+    KeyColumns key = null;
+    if (primaryKey != null) {
+      try {
+        key = KeyColumns.of(target.name(), rowType, primaryKey);
+      } catch (IllegalArgumentException e) {
+        problems.add(e.getMessage());
       }
     }
+    for (String column : partitionColumns) {
+      if (rowType.getFieldNames().stream().noneMatch(n -> n.equalsIgnoreCase(column))) {
+        problems.add("partition column '" + column + "' is not a column of the rows " + rowType);
+      }
+    }
+    return key;
+  }
+
+  private void checkCheckpointInterval(List<String> problems) {
     options
         .getOptional(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL)
         .filter(interval -> interval < 0)
@@ -207,40 +246,44 @@ public final class DeltaSinkBuilder {
                         "'%s' is %d; set a positive number of versions, or 0 for no Delta"
                             + " checkpoints",
                         DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL.key(), interval)));
-    DeltaSinkConfig.Compaction compaction = null;
-    if (options.get(DeltaSinkOptions.COMPACTION_ENABLED)) {
-      try {
-        compaction =
-            new DeltaSinkConfig.Compaction(
-                CompactionOptions.from(options), CompactionTrigger.from(options));
-      } catch (IllegalArgumentException e) {
-        problems.add(e.getMessage());
-      }
+  }
+
+  /** In-job compaction as the options set it, or null when it is off. */
+  private DeltaSinkConfig.Compaction compaction(List<String> problems) {
+    if (!options.get(DeltaSinkOptions.COMPACTION_ENABLED)) {
+      return null;
     }
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException("Cannot build DeltaSink: " + String.join("; ", problems));
+    try {
+      return new DeltaSinkConfig.Compaction(
+          CompactionOptions.from(options), CompactionTrigger.from(options));
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
+      return null;
     }
-    // Reject types Delta cannot hold before touching storage.
-    // A table the sink creates has column mapping, so that its schema can evolve later.
+  }
+
+  /**
+   * The table the sink creates when it is missing: the rows' schema (types Delta cannot hold are
+   * refused here, before storage is touched), with column mapping so that it can evolve later, and
+   * deletion vectors and the recorded key for an upsert sink.
+   */
+  private TableDefinition definition(KeyColumns key) {
     Map<String, String> properties = new LinkedHashMap<>(tableProperties);
     properties.putIfAbsent(COLUMN_MAPPING_MODE, "name");
     if (key != null) {
       properties.putIfAbsent(UpsertTables.DELETION_VECTORS, "true");
       properties.putIfAbsent(UpsertTables.PRIMARY_KEY, UpsertTables.keyProperty(key.names()));
     }
-    TableDefinition definition =
-        new TableDefinition(DeltaTypes.toDeltaSchema(rowType), partitionColumns, properties);
+    return new TableDefinition(DeltaTypes.toDeltaSchema(rowType), partitionColumns, properties);
+  }
 
-    TableReference reference = target.reference();
-    TableRequest request = TableRequest.of(reference, DeltaSinkConfig.hadoopConf(hadoopOptions));
-    if (options.get(DeltaSinkOptions.CREATE_IF_MISSING)) {
-      request = request.creatingIfMissing(definition);
-    }
-    TableLocator locator;
-    FileLayout layout;
+  /**
+   * Opens the table, refuses what the sink cannot honour before anything changes, evolves its
+   * schema for the rows, and resolves the layout of the files and the key.
+   */
+  private PreparedTable prepare(TableRequest request, KeyColumns key) {
     try (DeltaTable table = DeltaTable.open(request)) {
       table.checkWritable();
-      // Refused before anything changes: features of the table the sink cannot honour.
       TableFeatureChecks.check(table.name(), table.snapshot(), rowType);
       String mismatch =
           UpsertTables.keyMismatch(
@@ -251,7 +294,7 @@ public final class DeltaSinkBuilder {
         throw new IllegalArgumentException(mismatch);
       }
       if (key != null) {
-        // Refused before anything changes as well: tables whose features forbid upserts.
+        // Tables whose features forbid upserts.
         table.checkUpserts();
       }
       // The table takes its new shape in versions of its own before any file of that shape is
@@ -262,7 +305,7 @@ public final class DeltaSinkBuilder {
           partitionColumns,
           options.get(DeltaSinkOptions.SCHEMA_EVOLUTION),
           options.get(DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING));
-      layout = table.layoutFor(rowType, partitionColumns);
+      FileLayout layout = table.layoutFor(rowType, partitionColumns);
       if (key != null) {
         // Keys of the stream's rows are encoded as the table stores them; a key that is also a
         // partition column refuses empty values, which Delta would store as a null key.
@@ -270,22 +313,7 @@ public final class DeltaSinkBuilder {
         layout = layout.withKey(key.names());
         table.enableUpserts();
       }
-      locator = table.locator();
+      return new PreparedTable(table.locator(), layout, key);
     }
-    return new DeltaSink(
-        new DeltaSinkConfig(
-            locator,
-            hadoopOptions,
-            layout,
-            FileWriteOptions.from(options),
-            options.get(DeltaSinkOptions.APP_ID),
-            options.get(DeltaSinkOptions.COMMIT_MAX_RETRIES),
-            options.get(DeltaSinkOptions.DISTRIBUTION),
-            options.getOptional(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL).orElse(null),
-            key,
-            compaction,
-            options.get(DeltaSinkOptions.UPSERT_KEY_INDEX),
-            UUID.randomUUID().toString()),
-        uidPrefix);
   }
 }

@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -200,6 +199,53 @@ public final class DeltaSourceBuilder {
         options.getOptional(DeltaSourceOptions.SCAN_MODE).orElse(ScanMode.CONTINUOUS)
             == ScanMode.BOUNDED;
     StartupMode startup = options.get(DeltaSourceOptions.STARTUP_MODE);
+    checkStartup(bounded, startup, problems);
+    checkReadOptions(bounded, problems);
+    ReadFilter readFilter = readFilter(problems);
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(
+          "Cannot build DeltaSource: " + String.join("; ", problems));
+    }
+    org.apache.hadoop.conf.Configuration hadoopConf = HadoopConfigurations.of(hadoopOptions);
+    TableLocator locator = locate(target.reference(), hadoopConf);
+    long startVersion = options.getOptional(DeltaSourceOptions.STARTUP_VERSION).orElse(-1L);
+    long startTimestamp = options.getOptional(DeltaSourceOptions.STARTUP_TIMESTAMP).orElse(-1L);
+    ResolvedColumns resolved;
+    org.apache.hadoop.conf.Configuration readConf = locator.readConf(hadoopConf);
+    try (TableHistory history = locator.history(readConf)) {
+      DefaultEngine engine = DefaultEngine.create(readConf);
+      Snapshot schemaOf =
+          !bounded
+              ? history.latest(engine)
+              : switch (startup) {
+                case VERSION -> history.atVersion(engine, startVersion);
+                case TIMESTAMP -> history.atTimestamp(engine, startTimestamp);
+                default -> history.latest(engine);
+              };
+      resolved = resolve(locator.name(), schemaOf, readFilter);
+    }
+    return new DeltaSource(
+        new DeltaSourceConfig(
+            locator,
+            hadoopOptions,
+            resolved.columns(),
+            bounded,
+            startup,
+            startVersion,
+            startTimestamp,
+            options.get(DeltaSourceOptions.POLL_INTERVAL),
+            options.get(DeltaSourceOptions.MAX_FILES_PER_POLL),
+            options.get(DeltaSourceOptions.MAX_PLANNING_FAILURES),
+            options.get(DeltaSourceOptions.CHANGE_COMMITS),
+            readFilter,
+            limit,
+            resolved.watermark()));
+  }
+
+  /** The columns a read reads, and its watermark column or null, resolved against a schema. */
+  private record ResolvedColumns(ReadColumns columns, WatermarkColumn watermark) {}
+
+  private void checkStartup(boolean bounded, StartupMode startup, List<String> problems) {
     if (startup == StartupMode.VERSION
         && options.getOptional(DeltaSourceOptions.STARTUP_VERSION).isEmpty()) {
       problems.add(
@@ -224,19 +270,13 @@ public final class DeltaSourceBuilder {
               + DeltaSourceOptions.STARTUP_MODE.key()
               + "' LATEST is for continuous reads");
     }
-    ReadFilter readFilter = null;
-    if (filter != null) {
-      try {
-        readFilter = ReadFilter.of(filter);
-      } catch (IllegalArgumentException e) {
-        problems.add(e.getMessage());
-      }
-    }
+  }
+
+  private void checkReadOptions(boolean bounded, List<String> problems) {
     if (limit >= 0 && !bounded) {
       problems.add("a limit is for bounded reads; a continuous read does not end");
     }
-    Optional<String> watermarkColumn = options.getOptional(DeltaSourceOptions.WATERMARK_COLUMN);
-    if (watermarkColumn.isPresent()
+    if (options.getOptional(DeltaSourceOptions.WATERMARK_COLUMN).isPresent()
         && !bounded
         && options.get(DeltaSourceOptions.CHANGE_COMMITS) == ChangeCommits.CHANGELOG) {
       problems.add(
@@ -252,72 +292,53 @@ public final class DeltaSourceBuilder {
     if (options.get(DeltaSourceOptions.MAX_FILES_PER_POLL) < 1) {
       problems.add("'" + DeltaSourceOptions.MAX_FILES_PER_POLL.key() + "' must be at least 1");
     }
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException(
-          "Cannot build DeltaSource: " + String.join("; ", problems));
-    }
+  }
 
-    TableReference reference = target.reference();
-    org.apache.hadoop.conf.Configuration hadoopConf = HadoopConfigurations.of(hadoopOptions);
-    TableLocator locator =
-        reference
-            .find(hadoopConf)
-            .orElseThrow(
-                () ->
-                    new IllegalStateException(
-                        "Cannot read "
-                            + reference.description()
-                            + ": there is no table there. Check the path or name."));
-    long startVersion = options.getOptional(DeltaSourceOptions.STARTUP_VERSION).orElse(-1L);
-    long startTimestamp = options.getOptional(DeltaSourceOptions.STARTUP_TIMESTAMP).orElse(-1L);
-    ReadColumns read;
-    WatermarkColumn watermark;
-    org.apache.hadoop.conf.Configuration readConf = locator.readConf(hadoopConf);
-    try (TableHistory history = locator.history(readConf)) {
-      DefaultEngine engine = DefaultEngine.create(readConf);
-      Snapshot schemaOf =
-          !bounded
-              ? history.latest(engine)
-              : switch (startup) {
-                case VERSION -> history.atVersion(engine, startVersion);
-                case TIMESTAMP -> history.atTimestamp(engine, startTimestamp);
-                default -> history.latest(engine);
-              };
-      read = ReadColumns.of(locator.name(), schemaOf, columns);
-      for (Map.Entry<String, Integer> precision : timestampPrecisions.entrySet()) {
-        read = read.withTimestampPrecision(precision.getKey(), precision.getValue());
-      }
-      watermark =
-          watermarkColumn
-              .map(
-                  name ->
-                      WatermarkColumn.of(
-                          locator.name(),
-                          schemaOf.getSchema(),
-                          schemaOf.getPartitionColumnNames(),
-                          name))
-              .orElse(null);
-      if (readFilter != null) {
-        // Fails naming the table and any column of the filter it does not read.
-        RowFilter.of(readFilter, read);
-        readFilter.toKernel(schemaOf.getSchema());
-      }
+  private ReadFilter readFilter(List<String> problems) {
+    if (filter == null) {
+      return null;
     }
-    return new DeltaSource(
-        new DeltaSourceConfig(
-            locator,
-            hadoopOptions,
-            read,
-            bounded,
-            startup,
-            startVersion,
-            startTimestamp,
-            options.get(DeltaSourceOptions.POLL_INTERVAL),
-            options.get(DeltaSourceOptions.MAX_FILES_PER_POLL),
-            options.get(DeltaSourceOptions.MAX_PLANNING_FAILURES),
-            options.get(DeltaSourceOptions.CHANGE_COMMITS),
-            readFilter,
-            limit,
-            watermark));
+    try {
+      return ReadFilter.of(filter);
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
+      return null;
+    }
+  }
+
+  private static TableLocator locate(
+      TableReference reference, org.apache.hadoop.conf.Configuration hadoopConf) {
+    return reference
+        .find(hadoopConf)
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "Cannot read "
+                        + reference.description()
+                        + ": there is no table there. Check the path or name."));
+  }
+
+  /**
+   * Resolves the columns, their timestamp precisions, the watermark column and the filter against
+   * the schema of {@code schemaOf}; fails naming the table and any column it does not have.
+   */
+  private ResolvedColumns resolve(String table, Snapshot schemaOf, ReadFilter readFilter) {
+    ReadColumns read = ReadColumns.of(table, schemaOf, columns);
+    for (Map.Entry<String, Integer> precision : timestampPrecisions.entrySet()) {
+      read = read.withTimestampPrecision(precision.getKey(), precision.getValue());
+    }
+    WatermarkColumn watermark =
+        options
+            .getOptional(DeltaSourceOptions.WATERMARK_COLUMN)
+            .map(
+                name ->
+                    WatermarkColumn.of(
+                        table, schemaOf.getSchema(), schemaOf.getPartitionColumnNames(), name))
+            .orElse(null);
+    if (readFilter != null) {
+      RowFilter.of(readFilter, read);
+      readFilter.toKernel(schemaOf.getSchema());
+    }
+    return new ResolvedColumns(read, watermark);
   }
 }
