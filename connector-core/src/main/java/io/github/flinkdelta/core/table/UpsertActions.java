@@ -6,14 +6,11 @@ import io.delta.kernel.internal.actions.AddFile;
 import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.utils.CloseableIterable;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
-import io.github.flinkdelta.core.deletion.DeletionVectorReader;
 import io.github.flinkdelta.core.deletion.DeletionVectorWriter;
-import io.github.flinkdelta.core.deletion.DeletionVectors;
 import io.github.flinkdelta.core.deletion.RowPositions;
 import io.github.flinkdelta.core.table.LiveFiles.LiveFile;
 import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.write.DataFile;
-import io.github.flinkdelta.core.write.FileIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -101,92 +98,9 @@ final class UpsertActions {
       Map<String, RowPositions> sharedIdDeletes,
       WrittenVectors written) {
     String tableRoot = snapshot.getPath();
-    Map<Long, DataFile> newFiles = new HashMap<>();
-    // Decoding the checkpoint's files is needed only to find those it deletes rows of.
-    for (DataFile file : deletes.isEmpty() ? List.<DataFile>of() : files) {
-      long id = FileIds.of(file.path());
-      if (deletes.byFile().containsKey(id)) {
-        newFiles.put(id, file);
-      }
-    }
-    List<Touched> touched = new ArrayList<>();
-    Map<Long, RowPositions> newVectors = new HashMap<>();
-    Map<Long, RowPositions> stale = new HashMap<>();
-    RewrittenFileException firstStale = null;
-    for (Map.Entry<Long, RowPositions> entry : deletes.byFile().entrySet()) {
-      DataFile created = newFiles.get(entry.getKey());
-      if (created != null) {
-        checkPositions(tableName, created.path(), entry.getValue(), created.numRecords());
-        newVectors.put(entry.getKey(), entry.getValue());
-        continue;
-      }
-      LiveFile file = live.get(entry.getKey());
-      if (file == null) {
-        stale.put(entry.getKey(), entry.getValue());
-        if (firstStale == null) {
-          firstStale = RewrittenFileException.removed(tableName, snapshot.getVersion());
-        }
-        continue;
-      }
-      long numRecords = DeletionVectors.numRecords(file.statsJson());
-      if (numRecords < 0) {
-        throw new IllegalStateException(
-            String.format(
-                "Data file %s of Delta table %s has no numRecords statistic, which a file with a"
-                    + " deletion vector must have; its rows cannot be updated or deleted",
-                file.path(), tableName));
-      }
-      RowPositions union = existingVector(tableName, conf, tableRoot, file, written);
-      RowPositions deletedBefore = union.intersection(entry.getValue());
-      if (!deletedBefore.isEmpty()) {
-        // The index points at rows some other writer deleted: it may have written their keys anew
-        // elsewhere (an UPDATE or MERGE), which this commit would double.
-        stale.put(entry.getKey(), deletedBefore);
-        if (firstStale == null) {
-          firstStale =
-              RewrittenFileException.rowsDeleted(tableName, snapshot.getVersion(), file.path());
-        }
-        continue;
-      }
-      union.addAll(entry.getValue());
-      checkPositions(tableName, file.path(), union, numRecords);
-      touched.add(new Touched(file, union, numRecords, false));
-    }
-    Map<String, LiveFile> sharedIdFiles = new HashMap<>();
-    live.ambiguous().forEach(file -> sharedIdFiles.put(file.relativePath(), file));
-    for (Map.Entry<String, RowPositions> entry : sharedIdDeletes.entrySet()) {
-      LiveFile file = sharedIdFiles.get(entry.getKey());
-      if (file == null) {
-        throw new IllegalStateException(
-            "Settled rows of data file " + entry.getKey() + " of " + tableName + " it lacks");
-      }
-      // Never the vectors this committer wrote: they are kept by id, which tells no path.
-      RowPositions union = existingVector(tableName, conf, tableRoot, file, null);
-      union.addAll(entry.getValue());
-      long numRecords = DeletionVectors.numRecords(file.statsJson());
-      checkPositions(tableName, file.path(), union, numRecords);
-      touched.add(new Touched(file, union, numRecords, true));
-    }
-    List<LiveFile> rewritten = new ArrayList<>();
-    for (long input : deletes.legacyRewrittenInputs()) {
-      LiveFile file = live.get(input);
-      if (deletes.byFile().containsKey(input)) {
-        throw new IllegalStateException(
-            String.format(
-                "A commit to Delta table %s both deletes rows of data file %s and removes it as"
-                    + " compacted: the sink's key index does not match the table",
-                tableName, file == null ? Long.toHexString(input) : file.path()));
-      }
-      if (file == null && firstStale == null) {
-        // Another writer removed it first (a compaction of its own): the rewrite cannot land.
-        firstStale = RewrittenFileException.removed(tableName, snapshot.getVersion());
-      }
-      rewritten.add(file);
-    }
-    if (firstStale != null) {
-      throw RewrittenFileException.of(firstStale, stale);
-    }
-
+    DeleteTargets targets =
+        DeleteTargets.find(
+            tableName, conf, snapshot, live, files, deletes, sharedIdDeletes, written);
     List<Row> changedFiles = new ArrayList<>();
     List<LiveFile> changedEntries = new ArrayList<>();
     Map<Long, DeletionVectorDescriptor> newFileVectors = new HashMap<>();
@@ -194,11 +108,11 @@ final class UpsertActions {
     Set<Long> emptied = new HashSet<>();
     List<WrittenVector> vectors = new ArrayList<>();
     long now = System.currentTimeMillis();
-    for (LiveFile file : rewritten) {
+    for (LiveFile file : targets.rewritten()) {
       changedFiles.add(file.removeAction(false, now));
     }
     try (DeletionVectorWriter writer = DeletionVectorWriter.create(conf, tableRoot)) {
-      for (Touched each : touched) {
+      for (DeleteTargets.Touched each : targets.touched()) {
         LiveFile file = each.file();
         RowPositions rows = each.rows();
         changedFiles.add(file.removeAction(true, now));
@@ -214,9 +128,9 @@ final class UpsertActions {
           vectors.add(new WrittenVector(file.id(), vector, rows));
         }
       }
-      for (Map.Entry<Long, RowPositions> entry : newVectors.entrySet()) {
+      for (Map.Entry<Long, RowPositions> entry : targets.newVectors().entrySet()) {
         long id = entry.getKey();
-        if (entry.getValue().cardinality() == newFiles.get(id).numRecords()) {
+        if (entry.getValue().cardinality() == targets.newFiles().get(id).numRecords()) {
           emptiedNewFiles.add(id);
           continue;
         }
@@ -240,80 +154,6 @@ final class UpsertActions {
         URI.create(tableRoot),
         !sharedIdDeletes.isEmpty());
   }
-
-  /**
-   * The deletes of {@code deletes} that point at rows {@code live} no longer holds: in a file it
-   * does not list (another writer removed it), or already deleted by the file's vector. Deletes in
-   * the commit's own new files {@code newFiles} are never stale.
-   */
-  static Map<Long, RowPositions> stale(
-      String tableName,
-      Configuration conf,
-      Snapshot snapshot,
-      LiveFiles live,
-      Set<Long> newFiles,
-      FileDeletes deletes,
-      WrittenVectors written) {
-    Map<Long, RowPositions> stale = new HashMap<>();
-    for (Map.Entry<Long, RowPositions> entry : deletes.byFile().entrySet()) {
-      if (newFiles.contains(entry.getKey())) {
-        continue;
-      }
-      LiveFile file = live.get(entry.getKey());
-      if (file == null) {
-        stale.put(entry.getKey(), entry.getValue());
-        continue;
-      }
-      RowPositions deletedBefore =
-          existingVector(tableName, conf, snapshot.getPath(), file, written)
-              .intersection(entry.getValue());
-      if (!deletedBefore.isEmpty()) {
-        stale.put(entry.getKey(), deletedBefore);
-      }
-    }
-    return stale;
-  }
-
-  private static RowPositions existingVector(
-      String tableName,
-      Configuration conf,
-      String tableRoot,
-      LiveFile file,
-      WrittenVectors written) {
-    if (file.deletionVector() == null) {
-      return new RowPositions();
-    }
-    RowPositions known = written == null ? null : written.rowsOf(file.id(), file.deletionVector());
-    if (known != null) {
-      return known;
-    }
-    try {
-      return DeletionVectorReader.read(conf, tableRoot, file.deletionVector());
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          String.format(
-              "Cannot read the deletion vector of data file %s of Delta table %s",
-              file.path(), tableName),
-          e);
-    }
-  }
-
-  private static void checkPositions(
-      String tableName, String path, RowPositions positions, long numRecords) {
-    if (!positions.isEmpty() && positions.last() >= numRecords) {
-      throw new IllegalStateException(
-          String.format(
-              "A delete in data file %s of Delta table %s points at row %d, but the file has %d"
-                  + " rows: the sink's key index does not match the table",
-              path, tableName, positions.last(), numRecords));
-    }
-  }
-
-  /**
-   * A file of the table whose rows the commit deletes, with its new vector's rows; {@code sharedId}
-   * when another file of the table has its id.
-   */
-  private record Touched(LiveFile file, RowPositions rows, long numRecords, boolean sharedId) {}
 
   /** A vector this commit writes, with its rows. */
   private record WrittenVector(

@@ -276,7 +276,7 @@ final class UpsertCommitter {
       Set<Long> newFiles = new HashSet<>();
       files.forEach(file -> newFiles.add(FileIds.of(file.path())));
       Map<Long, RowPositions> stale =
-          UpsertActions.stale(tableName, conf, snapshot, live, newFiles, deletes, written);
+          DeleteTargets.stale(tableName, conf, snapshot, live, newFiles, deletes, written);
       Collection<LiveFile> scope =
           ForeignRows.filesSince(log, appId, deletes.indexVersion(), snapshot, live);
       boolean settles =
