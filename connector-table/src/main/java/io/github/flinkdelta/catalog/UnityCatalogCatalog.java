@@ -301,41 +301,6 @@ public final class UnityCatalogCatalog extends UnsupportedCatalogOperations {
             + ": only ALTER TABLE ... ADD and MODIFY of columns are supported.");
   }
 
-  /** A Unity Catalog schema as a Flink database. */
-  private record SchemaDatabase(Map<String, String> properties, String comment)
-      implements CatalogDatabase {
-
-    @Override
-    public Map<String, String> getProperties() {
-      return properties;
-    }
-
-    @Override
-    public String getComment() {
-      return comment;
-    }
-
-    @Override
-    public CatalogDatabase copy() {
-      return this;
-    }
-
-    @Override
-    public CatalogDatabase copy(Map<String, String> newProperties) {
-      return new SchemaDatabase(Map.copyOf(newProperties), comment);
-    }
-
-    @Override
-    public Optional<String> getDescription() {
-      return Optional.ofNullable(comment);
-    }
-
-    @Override
-    public Optional<String> getDetailedDescription() {
-      return getDescription();
-    }
-  }
-
   private TableDescription describe(ObjectPath path) throws TableNotExistException {
     TableDescription description =
         namespace

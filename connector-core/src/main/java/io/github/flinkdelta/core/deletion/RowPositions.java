@@ -3,7 +3,6 @@ package io.github.flinkdelta.core.deletion;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
-import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -40,10 +39,7 @@ public final class RowPositions {
   /** The magic number of the older native layout, which readers still accept. */
   static final int NATIVE_MAGIC = 1681511376;
 
-  private static final int MAX_KEY = Integer.MAX_VALUE - 1;
-
-  /** The serialized size of an empty 32-bit bitmap: its cookie and its container count. */
-  private static final int MIN_BITMAP_BYTES = 8;
+  static final int MAX_KEY = Integer.MAX_VALUE - 1;
 
   /** High 32 bits to the low 32 bits of the positions; no bitmap in it is ever empty. */
   private final TreeMap<Integer, RoaringBitmap> buckets = new TreeMap<>();
@@ -262,32 +258,7 @@ public final class RowPositions {
    *     fewer or more bytes than the bitmap needs, or keys out of order or out of range
    */
   public static RowPositions fromBitmapData(byte[] data) {
-    ByteBuffer buffer = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
-    if (data.length < 4) {
-      throw corrupt(data, "it is shorter than its magic number", null);
-    }
-    int magic = buffer.getInt();
-    RowPositions positions = new RowPositions();
-    try {
-      if (magic == PORTABLE_MAGIC) {
-        positions.readPortable(buffer, data);
-      } else if (magic == NATIVE_MAGIC) {
-        positions.readNative(buffer, data);
-      } else {
-        throw corrupt(
-            data,
-            String.format(
-                "its magic number is %d, not %d (or the legacy %d)",
-                magic, PORTABLE_MAGIC, NATIVE_MAGIC),
-            null);
-      }
-    } catch (BufferUnderflowException e) {
-      throw corrupt(data, "it is truncated", e);
-    }
-    if (buffer.hasRemaining()) {
-      throw corrupt(data, buffer.remaining() + " bytes follow the bitmap", null);
-    }
-    return positions;
+    return BitmapArrayReader.read(data);
   }
 
   /**
@@ -345,106 +316,20 @@ public final class RowPositions {
         cardinality(), position(first.getKey(), first.getValue().first()), last());
   }
 
-  private void readPortable(ByteBuffer buffer, byte[] data) {
-    long count = buffer.getLong();
-    if (count < 0 || count > buffer.remaining() / (4 + MIN_BITMAP_BYTES)) {
-      throw corrupt(
-          data,
-          String.format("it claims %d buckets but only %d bytes follow", count, buffer.remaining()),
-          null);
+  /**
+   * Adds the bitmap of the positions whose high 32 bits are {@code key}; empty ones are not kept.
+   */
+  void putBucket(int key, RoaringBitmap bitmap) {
+    if (!bitmap.isEmpty()) {
+      buckets.put(key, bitmap);
     }
-    int previous = -1;
-    for (long i = 0; i < count; i++) {
-      int key = buffer.getInt();
-      if (key < 0 || key > MAX_KEY) {
-        throw corrupt(data, String.format("bucket key %d is out of range", key), null);
-      }
-      if (key <= previous) {
-        throw corrupt(
-            data, String.format("bucket key %d does not follow key %d", key, previous), null);
-      }
-      previous = key;
-      RoaringBitmap bitmap = readBitmap(buffer.slice(), key, data);
-      if (bitmap.serializedSizeInBytes() > buffer.remaining()) {
-        throw corrupt(
-            data,
-            String.format(
-                "the bitmap of bucket key %d takes %d bytes and %d bytes follow",
-                key, bitmap.serializedSizeInBytes(), buffer.remaining()),
-            null);
-      }
-      buffer.position(buffer.position() + bitmap.serializedSizeInBytes());
-      putBucket(key, bitmap, data);
-    }
-  }
-
-  private void readNative(ByteBuffer buffer, byte[] data) {
-    int count = buffer.getInt();
-    if (count < 0 || count > buffer.remaining() / (4 + MIN_BITMAP_BYTES)) {
-      throw corrupt(
-          data,
-          String.format("it claims %d buckets but only %d bytes follow", count, buffer.remaining()),
-          null);
-    }
-    for (int key = 0; key < count; key++) {
-      int size = buffer.getInt();
-      if (size < MIN_BITMAP_BYTES || size > buffer.remaining()) {
-        throw corrupt(
-            data,
-            String.format(
-                "bucket %d claims %d bytes and %d bytes follow", key, size, buffer.remaining()),
-            null);
-      }
-      RoaringBitmap bitmap = readBitmap(buffer.slice().limit(size), key, data);
-      if (bitmap.serializedSizeInBytes() != size) {
-        throw corrupt(
-            data,
-            String.format(
-                "bucket %d claims %d bytes but its bitmap takes %d",
-                key, size, bitmap.serializedSizeInBytes()),
-            null);
-      }
-      buffer.position(buffer.position() + size);
-      putBucket(key, bitmap, data);
-    }
-  }
-
-  /** The 32-bit bitmap at the start of {@code bytes}, which it leaves where it was. */
-  private static RoaringBitmap readBitmap(ByteBuffer bytes, int key, byte[] data) {
-    RoaringBitmap bitmap = new RoaringBitmap();
-    try {
-      bitmap.deserialize(bytes.order(ByteOrder.LITTLE_ENDIAN));
-    } catch (IOException | RuntimeException e) {
-      throw corrupt(
-          data,
-          String.format("the bitmap of bucket key %d is truncated or corrupt (%s)", key, e),
-          e);
-    }
-    return bitmap;
-  }
-
-  private void putBucket(int key, RoaringBitmap bitmap, byte[] data) {
-    if (bitmap.isEmpty()) {
-      return;
-    }
-    if (position(key, bitmap.last()) > MAX_POSITION) {
-      throw corrupt(
-          data, "it holds position " + position(key, bitmap.last()) + ", over the maximum", null);
-    }
-    buckets.put(key, bitmap);
-  }
-
-  private static IllegalArgumentException corrupt(byte[] data, String what, Throwable cause) {
-    return new IllegalArgumentException(
-        String.format("Not a Delta deletion vector bitmap of %d bytes: %s", data.length, what),
-        cause);
   }
 
   private static int high(long position) {
     return (int) (position >>> 32);
   }
 
-  private static long position(int high, int low) {
+  static long position(int high, int low) {
     return ((long) high << 32) | Integer.toUnsignedLong(low);
   }
 }
