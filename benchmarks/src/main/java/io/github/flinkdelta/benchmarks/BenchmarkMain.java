@@ -6,10 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
@@ -63,7 +61,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *       of this source's rows/s to the others'. Then a continuous {@code DeltaSource} polling every
  *       second while {@code --read-latency-versions N} (default 60; 0 leaves it out) versions of
  *       1,000 rows are committed, one every 500 ms on average: p50 and p99 from each commit to its
- *       first and last row read. {@code benchmark-reads.json}.
+ *       first and last row read. Then, {@code --repeats} times, a continuous read of {@code
+ *       --slow-storage-files N} (default 40; 0 leaves it out) files on s3proxy while every S3
+ *       request waits {@code --slow-storage-delay-ms N} (default 200): its checkpoints' duration
+ *       and the sink's alignment ({@link SlowStorageReadRun}). {@code benchmark-reads.json}.
  * </ul>
  *
  * <p>Options: {@code --full} (larger runs), {@code --rows N}, {@code --repeats N} (comparison runs
@@ -76,13 +77,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 public final class BenchmarkMain {
 
-  /** Every reader's JVM has this heap, and so do the writes of its tables. */
-  private static final String READ_HEAP = "2g";
-
   private BenchmarkMain() {}
 
   public static void main(String[] args) throws Exception {
-    Options options = Options.parse(args);
+    BenchmarkOptions options = BenchmarkOptions.parse(args);
     Path out = Files.createDirectories(options.out());
     Path work = Files.createTempDirectory("flink-delta-benchmark");
     System.out.println(Machine.describe());
@@ -96,41 +94,49 @@ public final class BenchmarkMain {
       jmh(options, out);
     }
     if (options.runs("state")) {
-      measurements.add(report(CommitterStateSize.measure(work)));
+      measurements.add(ChildRuns.report(CommitterStateSize.measure(work)));
     }
     if (options.runs("partitions")) {
       measurements.add(
-          report(measure(ManyPartitionsRun.class, "512m", work, "100000", "4", "96mb")));
+          ChildRuns.report(
+              ChildRuns.measure(ManyPartitionsRun.class, "512m", work, "100000", "4", "96mb")));
       measurements.add(
-          report(measure(ManyPartitionsRun.class, "512m", work, "100000", "4", "160mb")));
+          ChildRuns.report(
+              ChildRuns.measure(ManyPartitionsRun.class, "512m", work, "100000", "4", "160mb")));
       measurements.add(
-          report(measure(ManyPartitionsRun.class, "512m", work, "2000", "50", "96mb")));
+          ChildRuns.report(
+              ChildRuns.measure(ManyPartitionsRun.class, "512m", work, "2000", "50", "96mb")));
     }
     if (options.runs("large")) {
-      measurements.add(report(measure(LargeTableRun.class, "4g", work, "files", "1000000")));
-      measurements.add(report(measure(LargeTableRun.class, "2g", work, "versions", "10000")));
+      measurements.add(
+          ChildRuns.report(ChildRuns.measure(LargeTableRun.class, "4g", work, "files", "1000000")));
+      measurements.add(
+          ChildRuns.report(
+              ChildRuns.measure(LargeTableRun.class, "2g", work, "versions", "10000")));
     }
     if (options.runs("soak")) {
       String seconds = Integer.toString(options.soakMinutes() * 60);
       Duration timeout = ChildJvm.TIMEOUT.plusMinutes(options.soakMinutes());
       if (options.soakFlavour().equals("upsert-foreign")) {
         String[] soakArgs = {seconds, "10000", Long.toString(options.soakCheckpointMs())};
-        Figures soak = measure(ForeignStatementsSoakRun.class, "1g", timeout, work, soakArgs);
-        UpsertReport.followTimes(logOf(ForeignStatementsSoakRun.class, work, soakArgs), soak);
-        measurements.add(report(soak));
+        Figures soak =
+            ChildRuns.measure(ForeignStatementsSoakRun.class, "1g", timeout, work, soakArgs);
+        UpsertReport.followTimes(
+            ChildRuns.logOf(ForeignStatementsSoakRun.class, work, soakArgs), soak);
+        measurements.add(ChildRuns.report(soak));
       } else {
         measurements.add(
-            report(
-                measure(
+            ChildRuns.report(
+                ChildRuns.measure(
                     SoakRun.class, "1g", timeout, work, seconds, "10000", options.soakFlavour())));
       }
     }
     if (options.runs("catch-up")) {
       String[] catchUpArgs = {Long.toString(options.catchUpRows())};
-      Figures catchUp = measure(CatchUpRun.class, "4g", work, catchUpArgs);
-      UpsertReport.followTimes(logOf(CatchUpRun.class, work, catchUpArgs), catchUp);
-      UpsertReport.indexReadTimes(logOf(CatchUpRun.class, work, catchUpArgs), catchUp);
-      measurements.add(report(catchUp));
+      Figures catchUp = ChildRuns.measure(CatchUpRun.class, "4g", work, catchUpArgs);
+      UpsertReport.followTimes(ChildRuns.logOf(CatchUpRun.class, work, catchUpArgs), catchUp);
+      UpsertReport.indexReadTimes(ChildRuns.logOf(CatchUpRun.class, work, catchUpArgs), catchUp);
+      measurements.add(ChildRuns.report(catchUp));
     }
     if (options.runs("upsert")) {
       upserts(options, work, out);
@@ -139,7 +145,7 @@ public final class BenchmarkMain {
       compaction(options, work, out);
     }
     if (options.runs("read")) {
-      reads(options, work, out);
+      ReadSection.run(options, work, out);
     }
     if (!measurements.isEmpty()) {
       new ObjectMapper()
@@ -150,7 +156,7 @@ public final class BenchmarkMain {
     System.out.println("Results in " + out.toAbsolutePath() + "; logs of each run in " + work);
   }
 
-  private static void comparison(Options options, Path work, Path out) throws Exception {
+  private static void comparison(BenchmarkOptions options, Path work, Path out) throws Exception {
     RunSettings settings =
         RunSettings.defaults(options.rows()).withObjectReuse(options.objectReuse());
     System.out.println("Comparison: " + settings);
@@ -220,7 +226,7 @@ public final class BenchmarkMain {
    * The upsert section: each contender on the same changelog in a JVM of its own, then the index
    * build; the figures are printed as a table and written to {@code benchmark-upserts.json}.
    */
-  private static void upserts(Options options, Path work, Path out) throws Exception {
+  private static void upserts(BenchmarkOptions options, Path work, Path out) throws Exception {
     System.out.printf(
         "Upserts: %,d changes over %,d keys, parallelism %d, a checkpoint every %d ms%n",
         options.changes(), options.keys(), UpsertRun.PARALLELISM, UpsertRun.CHECKPOINT_INTERVAL_MS);
@@ -232,7 +238,7 @@ public final class BenchmarkMain {
               : List.of("hashmap");
       for (String backend : backends) {
         Figures run =
-            measure(
+            ChildRuns.measure(
                 UpsertRun.class,
                 "2g",
                 work,
@@ -249,8 +255,8 @@ public final class BenchmarkMain {
     Figures index = null;
     if (options.indexRows() > 0) {
       String[] args = {Long.toString(options.indexRows()), "10000"};
-      index = measure(IndexBuildRun.class, "4g", work, args);
-      UpsertReport.indexReadTimes(logOf(IndexBuildRun.class, work, args), index);
+      index = ChildRuns.measure(IndexBuildRun.class, "4g", work, args);
+      UpsertReport.indexReadTimes(ChildRuns.logOf(IndexBuildRun.class, work, args), index);
       System.out.print(index);
       System.out.println();
     }
@@ -264,7 +270,7 @@ public final class BenchmarkMain {
    * of its own; the figures are printed as a table and written to {@code
    * benchmark-compaction.json}.
    */
-  private static void compaction(Options options, Path work, Path out) throws Exception {
+  private static void compaction(BenchmarkOptions options, Path work, Path out) throws Exception {
     System.out.printf(
         "Compaction: %,d commits of %,d rows, a checkpoint every %d ms, parallelism %d, %s;"
             + " compaction every %d commits%n",
@@ -288,8 +294,8 @@ public final class BenchmarkMain {
         Integer.toString(options.compactionTriggerCommits()),
         Long.toString(options.compactionCheckpointMs())
       };
-      Figures run = measure(CompactionRun.class, "2g", timeout, work, args);
-      CompactionReport.compactionLog(logOf(CompactionRun.class, work, args), run);
+      Figures run = ChildRuns.measure(CompactionRun.class, "2g", timeout, work, args);
+      CompactionReport.compactionLog(ChildRuns.logOf(CompactionRun.class, work, args), run);
       runs.add(run);
       System.out.print(run);
       System.out.println();
@@ -299,79 +305,7 @@ public final class BenchmarkMain {
     report.writeJson(out.resolve("benchmark-compaction.json"));
   }
 
-  /**
-   * The read section: on each scenario the tables written once ({@link ReadTables}), then each
-   * reader's bounded read ({@link ReadRun}) in a JVM of its own, repetitions interleaved and the
-   * readers in a new order each time; then the continuous read's latency ({@link ReadLatencyRun}).
-   * The figures are printed as a table and written to {@code benchmark-reads.json}.
-   */
-  private static void reads(Options options, Path work, Path out) throws Exception {
-    System.out.printf(
-        "Reads: %,d rows, parallelism %d, %d repetitions, object reuse %s, heap %s%n",
-        options.readRows(),
-        ReadRun.PARALLELISM,
-        options.repeats(),
-        options.objectReuse() ? "on" : "off",
-        READ_HEAP);
-    String rows = Long.toString(options.readRows());
-    java.util.Random order = new java.util.Random(options.orderSeed());
-    System.out.printf("Reader order seed: %d (--order-seed to replay)%n", options.orderSeed());
-    List<Figures> tables = new ArrayList<>();
-    List<Figures> runs = new ArrayList<>();
-    for (String scenario : options.scenarios()) {
-      Figures written = measure(ReadTables.class, READ_HEAP, work, scenario, rows);
-      tables.add(written);
-      System.out.print(written);
-      if (written.values().containsKey("failed")) {
-        continue;
-      }
-      for (int repeat = 1; repeat <= options.repeats(); repeat++) {
-        List<String> readers = new ArrayList<>(ReadContender.NAMES);
-        java.util.Collections.shuffle(readers, order);
-        for (String reader : readers) {
-          Figures run =
-              measure(
-                  ReadRun.class,
-                  READ_HEAP,
-                  work,
-                  reader,
-                  scenario,
-                  rows,
-                  Boolean.toString(options.objectReuse()),
-                  Integer.toString(repeat));
-          runs.add(run);
-          if (run.values().containsKey("failed")) {
-            System.out.print(run);
-          } else {
-            System.out.printf(
-                java.util.Locale.ROOT,
-                "  %,.0f rows/s, %,.0f ns CPU per row%n",
-                run.values().get("rows_per_second"),
-                run.values().get("cpu_ns_per_row"));
-          }
-        }
-      }
-    }
-    Figures latency = null;
-    if (options.readLatencyVersions() > 0) {
-      latency =
-          measure(
-              ReadLatencyRun.class,
-              READ_HEAP,
-              work,
-              Integer.toString(options.readLatencyVersions()),
-              "1000",
-              "500",
-              "1000");
-      System.out.print(latency);
-    }
-    ReadReport report = new ReadReport(tables, runs, latency);
-    System.out.println();
-    report.print(System.out);
-    report.writeJson(out.resolve("benchmark-reads.json"));
-  }
-
-  private static void jmh(Options options, Path out) throws Exception {
+  private static void jmh(BenchmarkOptions options, Path out) throws Exception {
     System.out.println("JMH: " + ParquetWriterBenchmark.class.getSimpleName());
     OptionsBuilder jmh = new OptionsBuilder();
     jmh.include(ParquetWriterBenchmark.class.getName())
@@ -419,234 +353,5 @@ public final class BenchmarkMain {
       }
     }
     System.out.println();
-  }
-
-  /**
-   * Runs a measurement in a JVM of its own; a measurement that fails (a target missed by running
-   * out of memory, say) is reported as failed, with its cause, and the others still run.
-   */
-  private static Figures measure(Class<?> main, String heap, Path work, String... args) {
-    return measure(main, heap, ChildJvm.TIMEOUT, work, args);
-  }
-
-  private static Figures measure(
-      Class<?> main, String heap, Duration timeout, Path work, String... args) {
-    try {
-      return child(main, heap, timeout, work, args);
-    } catch (Exception e) {
-      String message = String.valueOf(e.getMessage());
-      return new Figures(main.getSimpleName() + " " + String.join(" ", args))
-          .put("heap", heap)
-          .put("failed", message.lines().findFirst().orElse(message));
-    }
-  }
-
-  /** Runs a measurement's main class in a JVM with {@code heap} and reads its figures. */
-  static Figures child(Class<?> main, String heap, Path work, String... args) throws Exception {
-    return child(main, heap, ChildJvm.TIMEOUT, work, args);
-  }
-
-  /** The log of the run of {@code main} with {@code args} under {@code work}. */
-  static Path logOf(Class<?> main, Path work, String... args) {
-    return work.resolve(main.getSimpleName() + "-" + String.join("-", args)).resolve("run.log");
-  }
-
-  private static Figures child(
-      Class<?> main, String heap, Duration timeout, Path work, String... args) throws Exception {
-    Path dir = Files.createDirectories(logOf(main, work, args).getParent());
-    String name = dir.getFileName().toString();
-    Path result = dir.resolve("result.json");
-    List<String> childArgs = new ArrayList<>(Arrays.asList(args));
-    childArgs.add(dir.toString());
-    childArgs.add(result.toString());
-    System.out.printf("%s (heap %s) ...%n", name, heap);
-    ChildJvm.run(main, heap, childArgs, dir.resolve("run.log"), timeout);
-    return Figures.read(result).put("heap", heap);
-  }
-
-  private static Map<String, Object> report(Figures figures) {
-    System.out.print(figures);
-    System.out.println();
-    return figures.values();
-  }
-
-  record Options(
-      long rows,
-      int repeats,
-      List<String> contenders,
-      List<String> scenarios,
-      Set<String> sections,
-      int soakMinutes,
-      String soakFlavour,
-      long soakCheckpointMs,
-      long catchUpRows,
-      long changes,
-      long keys,
-      long indexRows,
-      long readLimitSeconds,
-      List<String> upsertContenders,
-      List<String> upsertStateBackends,
-      long compactionCommits,
-      int compactionRows,
-      String compactionScenario,
-      int compactionTriggerCommits,
-      long compactionCheckpointMs,
-      long readRows,
-      int readLatencyVersions,
-      Path out,
-      boolean full,
-      boolean objectReuse,
-      long orderSeed) {
-
-    private static final List<String> DEFAULT_SECTIONS =
-        List.of("comparison", "jmh", "state", "partitions", "large");
-    private static final List<String> SECTIONS =
-        List.of(
-            "comparison",
-            "jmh",
-            "state",
-            "partitions",
-            "large",
-            "soak",
-            "catch-up",
-            "upsert",
-            "compaction",
-            "read");
-
-    boolean runs(String section) {
-      return sections.contains(section);
-    }
-
-    static Options parse(String[] args) {
-      boolean full = Arrays.asList(args).contains("--full");
-      boolean objectReuse = Arrays.asList(args).contains("--object-reuse");
-      long rows = full ? 30_000_000 : 10_000_000;
-      int repeats = 3;
-      List<String> contenders = Contender.NAMES;
-      List<String> scenarios = List.of(Scenario.UNPARTITIONED.id(), Scenario.PARTITIONED.id());
-      List<String> sections = DEFAULT_SECTIONS;
-      int soakMinutes = 0;
-      String soakFlavour = "append";
-      long soakCheckpointMs = 1_000;
-      long catchUpRows = 10_000_000;
-      long changes = 10_000_000;
-      long keys = 1_000_000;
-      long indexRows = 10_000_000;
-      long readLimitSeconds = 600;
-      List<String> upsertContenders = UpsertContender.NAMES;
-      List<String> upsertStateBackends = List.of("hashmap", "rocksdb", "rocksdb-incremental");
-      long compactionCommits = 3_600;
-      int compactionRows = 10_000;
-      String compactionScenario = Scenario.UNPARTITIONED.id();
-      int compactionTriggerCommits = 60;
-      long compactionCheckpointMs = 100;
-      long readRows = 10_000_000;
-      int readLatencyVersions = 60;
-      Path out = Path.of("target");
-      long orderSeed = System.nanoTime();
-      for (int i = 0; i < args.length; i++) {
-        switch (args[i]) {
-          case "--full", "--object-reuse" -> {}
-          case "--rows" -> rows = Long.parseLong(args[++i]);
-          case "--repeats" -> repeats = Integer.parseInt(args[++i]);
-          case "--contenders" -> contenders = List.of(args[++i].split(","));
-          case "--scenarios" -> scenarios = List.of(args[++i].split(","));
-          case "--sections" -> sections = List.of(args[++i].split(","));
-          case "--soak-minutes" -> soakMinutes = Integer.parseInt(args[++i]);
-          case "--soak-flavour" -> soakFlavour = args[++i];
-          case "--soak-checkpoint-ms" -> soakCheckpointMs = Long.parseLong(args[++i]);
-          case "--catch-up-rows" -> catchUpRows = Long.parseLong(args[++i]);
-          case "--changes" -> changes = Long.parseLong(args[++i]);
-          case "--keys" -> keys = Long.parseLong(args[++i]);
-          case "--index-rows" -> indexRows = Long.parseLong(args[++i]);
-          case "--read-limit-seconds" -> readLimitSeconds = Long.parseLong(args[++i]);
-          case "--upsert-contenders" -> upsertContenders = List.of(args[++i].split(","));
-          case "--upsert-state-backends" -> upsertStateBackends = List.of(args[++i].split(","));
-          case "--compaction-commits" -> compactionCommits = Long.parseLong(args[++i]);
-          case "--compaction-rows" -> compactionRows = Integer.parseInt(args[++i]);
-          case "--compaction-scenario" -> compactionScenario = args[++i];
-          case "--compaction-trigger-commits" ->
-              compactionTriggerCommits = Integer.parseInt(args[++i]);
-          case "--compaction-checkpoint-ms" -> compactionCheckpointMs = Long.parseLong(args[++i]);
-          case "--read-rows" -> readRows = Long.parseLong(args[++i]);
-          case "--read-latency-versions" -> readLatencyVersions = Integer.parseInt(args[++i]);
-          case "--out" -> out = Path.of(args[++i]);
-          case "--order-seed" -> orderSeed = Long.parseLong(args[++i]);
-          default -> throw new IllegalArgumentException("Unknown option " + args[i]);
-        }
-      }
-      contenders.forEach(Contender::named);
-      upsertContenders.forEach(UpsertContender::named);
-      if (!List.of("append", "upsert", "upsert-foreign").contains(soakFlavour)) {
-        throw new IllegalArgumentException(
-            "Unknown soak flavour '" + soakFlavour + "'; known: append, upsert, upsert-foreign");
-      }
-      for (String backend : upsertStateBackends) {
-        if (!List.of("hashmap", "rocksdb", "rocksdb-incremental").contains(backend)) {
-          throw new IllegalArgumentException(
-              "Unknown state backend '"
-                  + backend
-                  + "'; known: hashmap, rocksdb, rocksdb-incremental");
-        }
-      }
-      scenarios.forEach(Scenario::of);
-      Scenario.of(compactionScenario);
-      // Each source subtask releases its share of a commit's rows after every checkpoint.
-      if (compactionRows <= 0 || compactionRows % CompactionRun.PARALLELISM != 0) {
-        throw new IllegalArgumentException(
-            "--compaction-rows must be a positive multiple of "
-                + CompactionRun.PARALLELISM
-                + ", got "
-                + compactionRows);
-      }
-      if (compactionCommits <= 0 || compactionTriggerCommits <= 0 || compactionCheckpointMs <= 0) {
-        throw new IllegalArgumentException(
-            "--compaction-commits, --compaction-trigger-commits and --compaction-checkpoint-ms"
-                + " must be positive");
-      }
-      if (readRows <= 0 || readLatencyVersions < 0) {
-        throw new IllegalArgumentException(
-            "--read-rows must be positive and --read-latency-versions not negative");
-      }
-      for (String section : sections) {
-        if (!SECTIONS.contains(section)) {
-          throw new IllegalArgumentException(
-              "Unknown section '" + section + "'; known: " + String.join(", ", SECTIONS));
-        }
-      }
-      Set<String> run = new java.util.HashSet<>(sections);
-      if (soakMinutes > 0) {
-        run.add("soak");
-      } else if (run.contains("soak")) {
-        soakMinutes = 60;
-      }
-      return new Options(
-          rows,
-          repeats,
-          contenders,
-          scenarios,
-          Set.copyOf(run),
-          soakMinutes,
-          soakFlavour,
-          soakCheckpointMs,
-          catchUpRows,
-          changes,
-          keys,
-          indexRows,
-          readLimitSeconds,
-          upsertContenders,
-          upsertStateBackends,
-          compactionCommits,
-          compactionRows,
-          compactionScenario,
-          compactionTriggerCommits,
-          compactionCheckpointMs,
-          readRows,
-          readLatencyVersions,
-          out,
-          full,
-          objectReuse,
-          orderSeed);
-    }
   }
 }

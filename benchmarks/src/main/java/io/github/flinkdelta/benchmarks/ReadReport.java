@@ -24,16 +24,19 @@ final class ReadReport {
   private final List<Figures> tables;
   private final List<Figures> runs;
   private final Figures latency;
+  private final List<Figures> slowStorage;
 
   /**
    * @param tables the writes of the tables read
    * @param runs every repetition of every reader
    * @param latency the continuous read, or null when it was not measured
+   * @param slowStorage each repetition of the continuous read's checkpoints on slow S3
    */
-  ReadReport(List<Figures> tables, List<Figures> runs, Figures latency) {
+  ReadReport(List<Figures> tables, List<Figures> runs, Figures latency, List<Figures> slowStorage) {
     this.tables = List.copyOf(tables);
     this.runs = List.copyOf(runs);
     this.latency = latency;
+    this.slowStorage = List.copyOf(slowStorage);
   }
 
   void print(PrintStream out) {
@@ -102,6 +105,32 @@ final class ReadReport {
           target.get("limit"),
           target.get("verdict"));
     }
+    printSlowStorage(out);
+  }
+
+  private void printSlowStorage(PrintStream out) {
+    for (Figures run : slowStorage) {
+      Map<String, Object> v = run.values();
+      if (v.containsKey("failed")) {
+        out.printf("checkpoints on slow S3: failed: %s%n", v.get("failed"));
+        continue;
+      }
+      out.printf(
+          Locale.ROOT,
+          "checkpoints of a continuous read, S3 requests %s ms slower, %s files: %s checkpoints,"
+              + " end to end p50 %s ms, p90 %s ms, max %s ms; sink alignment p50 %s ms, p90 %s ms,"
+              + " max %s ms; last row after %s s%n",
+          v.get("s3_delay_ms"),
+          v.get("files"),
+          v.get("checkpoints_completed"),
+          number(v.get("checkpoint_p50_ms"), 0),
+          number(v.get("checkpoint_p90_ms"), 0),
+          number(v.get("checkpoint_max_ms"), 0),
+          number(v.get("alignment_p50_ms"), 0),
+          number(v.get("alignment_p90_ms"), 0),
+          number(v.get("alignment_max_ms"), 0),
+          number(v.get("seconds_to_last_row"), 1));
+    }
   }
 
   void writeJson(Path file) throws IOException {
@@ -111,6 +140,7 @@ final class ReadReport {
     json.put("ratios", ratios());
     json.put("runs", runs.stream().map(Figures::values).toList());
     json.put("latency", latency == null ? null : latency.values());
+    json.put("slow_storage", slowStorage.stream().map(Figures::values).toList());
     json.put("targets", latency == null ? List.of() : List.of(target()));
     new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(file.toFile(), json);
   }

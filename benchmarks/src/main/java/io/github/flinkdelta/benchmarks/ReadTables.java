@@ -37,8 +37,7 @@ public final class ReadTables {
    * The directory that holds the tables of {@code scenario} and {@code rows} under {@code work}.
    */
   static Path dir(Path work, Scenario scenario, long rows) {
-    return BenchmarkMain.logOf(ReadTables.class, work, scenario.id(), Long.toString(rows))
-        .getParent();
+    return ChildRuns.logOf(ReadTables.class, work, scenario.id(), Long.toString(rows)).getParent();
   }
 
   /** The Delta table in {@code dir}. */

@@ -102,16 +102,16 @@ class BenchmarkCommandITCase {
     Path work = Files.createDirectories(out.resolve("work"));
 
     Figures partitions =
-        BenchmarkMain.child(ManyPartitionsRun.class, "512m", work, "3000", "3", "96mb");
+        ChildRuns.child(ManyPartitionsRun.class, "512m", work, "3000", "3", "96mb");
     assertThat(partitions.values())
         .containsEntry("rows_landed", 9_000)
         .containsEntry("partitions_written", 3_000);
 
-    Figures versions = BenchmarkMain.child(LargeTableRun.class, "1g", work, "versions", "25");
+    Figures versions = ChildRuns.child(LargeTableRun.class, "1g", work, "versions", "25");
     assertThat(versions.values()).containsEntry("table_version", 25);
     assertThat(((Number) versions.values().get("job_commits")).intValue()).isPositive();
 
-    Figures soak = BenchmarkMain.child(SoakRun.class, "512m", work, "5", "2000");
+    Figures soak = ChildRuns.child(SoakRun.class, "512m", work, "5", "2000");
     assertThat(soak.values()).containsEntry("rows_landed", 10_000);
     assertThat((List<?>) soak.values().get("heap_mb_at_each_tenth")).hasSize(10);
     // A short run cannot show a trend; it only must not balloon.
@@ -182,16 +182,15 @@ class BenchmarkCommandITCase {
   @Test
   void anIndexBuildAndAnUpsertSoakRun() throws Exception {
     Path work = Files.createDirectories(out.resolve("work"));
-    Figures index = BenchmarkMain.child(IndexBuildRun.class, "1g", work, "20000", "2000");
-    UpsertReport.indexReadTimes(
-        BenchmarkMain.logOf(IndexBuildRun.class, work, "20000", "2000"), index);
+    Figures index = ChildRuns.child(IndexBuildRun.class, "1g", work, "20000", "2000");
+    UpsertReport.indexReadTimes(ChildRuns.logOf(IndexBuildRun.class, work, "20000", "2000"), index);
     assertThat(index.values()).containsEntry("table_rows", 20_000);
     assertThat(index.values().get("rows_read")).isEqualTo(index.values().get("live_keys_expected"));
     assertThat(((Number) index.values().get("job_first_commit_ms")).longValue()).isPositive();
     // Each of the two writers logs its read of the table's keys.
     assertThat((List<?>) index.values().get("writer_key_read_ms")).hasSize(2);
 
-    Figures soak = BenchmarkMain.child(SoakRun.class, "512m", work, "5", "2000", "upsert");
+    Figures soak = ChildRuns.child(SoakRun.class, "512m", work, "5", "2000", "upsert");
     assertThat(soak.values().get("rows_read")).isEqualTo(soak.values().get("live_keys_expected"));
     assertThat((List<?>) soak.values().get("heap_mb_at_each_tenth")).hasSize(10);
   }
@@ -270,9 +269,10 @@ class BenchmarkCommandITCase {
   }
 
   /**
-   * The read section on 20,000 rows, one repetition, and a continuous read of 10 versions: every
-   * reader on every scenario counted exactly the rows written (a run fails otherwise), and the
-   * latency figures and their target are there.
+   * The read section on 20,000 rows, one repetition, a continuous read of 3 versions and one of 4
+   * files on slowed S3: every reader on every scenario counted exactly the rows written (a run
+   * fails otherwise), the latency figures and their target are there, and the slow read's S3
+   * requests were slowed and its checkpoints measured.
    */
   @Test
   void readsRunOnASmallTable() throws Exception {
@@ -288,6 +288,10 @@ class BenchmarkCommandITCase {
           "1",
           "--read-latency-versions",
           "3",
+          "--slow-storage-files",
+          "4",
+          "--slow-storage-delay-ms",
+          "50",
           "--out",
           out.toString()
         });
@@ -331,6 +335,17 @@ class BenchmarkCommandITCase {
     assertThat(targets)
         .singleElement()
         .satisfies(t -> assertThat(t.get("verdict")).isIn("met", "missed"));
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> slowStorage = (List<Map<String, Object>>) report.get("slow_storage");
+    assertThat(slowStorage)
+        .singleElement()
+        .satisfies(
+            run -> {
+              assertThat(run).doesNotContainKey("failed").containsEntry("files", 4);
+              assertThat(((Number) run.get("s3_requests_delayed")).longValue()).isPositive();
+              assertThat(isFigure(run.get("checkpoint_p50_ms"))).isTrue();
+              assertThat(isFigure(run.get("alignment_max_ms"))).isTrue();
+            });
   }
 
   private static boolean isFigure(Object value) {

@@ -115,10 +115,11 @@ public final class MappedSource<I, O, S extends SourceSplit, E>
     };
   }
 
-  private final class MappedOutput implements ReaderOutput<I> {
-    private final ReaderOutput<O> output;
+  /** A split's output, or the reader's, that maps each record on its way. */
+  private class MappedSplitOutput implements SourceOutput<I> {
+    private final SourceOutput<O> output;
 
-    private MappedOutput(ReaderOutput<O> output) {
+    private MappedSplitOutput(SourceOutput<O> output) {
       this.output = output;
     }
 
@@ -146,10 +147,19 @@ public final class MappedSource<I, O, S extends SourceSplit, E>
     public void markActive() {
       output.markActive();
     }
+  }
+
+  private final class MappedOutput extends MappedSplitOutput implements ReaderOutput<I> {
+    private final ReaderOutput<O> output;
+
+    private MappedOutput(ReaderOutput<O> output) {
+      super(output);
+      this.output = output;
+    }
 
     @Override
     public SourceOutput<I> createOutputForSplit(String splitId) {
-      throw new UnsupportedOperationException("per-split outputs are not mapped");
+      return new MappedSplitOutput(output.createOutputForSplit(splitId));
     }
 
     @Override
