@@ -2,6 +2,7 @@ package io.github.flinkdelta.core.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkdelta.core.keys.KeyChangeReader;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.testing.TestTables;
 import io.github.flinkdelta.core.upsert.FileDeletes;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkdelta.core.checkpoint.DeltaCheckpoints;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
+import io.github.flinkdelta.core.maintenance.TableVacuum;
 import io.github.flinkdelta.core.maintenance.VacuumResult;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.core.testing.TestTables;

@@ -1,13 +1,13 @@
 package io.github.flinkdelta.sink.committer;
 
 import io.github.flinkdelta.core.checkpoint.DeltaCheckpoints;
-import io.github.flinkdelta.core.table.CommitOutcome;
-import io.github.flinkdelta.core.table.CommitOutcome.AlreadyCommitted;
-import io.github.flinkdelta.core.table.CommitOutcome.Committed;
-import io.github.flinkdelta.core.table.CommitOutcome.Conflicted;
-import io.github.flinkdelta.core.table.CommitOutcome.Failed;
+import io.github.flinkdelta.core.commit.CommitOutcome;
+import io.github.flinkdelta.core.commit.CommitOutcome.AlreadyCommitted;
+import io.github.flinkdelta.core.commit.CommitOutcome.Committed;
+import io.github.flinkdelta.core.commit.CommitOutcome.Conflicted;
+import io.github.flinkdelta.core.commit.CommitOutcome.Failed;
+import io.github.flinkdelta.core.commit.RewrittenFileException;
 import io.github.flinkdelta.core.table.DeltaTable;
-import io.github.flinkdelta.core.table.RewrittenFileException;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.sink.compaction.BackgroundCompaction;
 import io.github.flinkdelta.sink.internal.ConnectorClassLoader;

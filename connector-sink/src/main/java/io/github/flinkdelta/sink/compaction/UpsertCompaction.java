@@ -2,8 +2,8 @@ package io.github.flinkdelta.sink.compaction;
 
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.maintenance.CompactionTrigger;
+import io.github.flinkdelta.core.maintenance.PreparedCompaction;
 import io.github.flinkdelta.core.table.DeltaTable;
-import io.github.flinkdelta.core.table.PreparedCompaction;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.upsert.MovedRows;
 import io.github.flinkdelta.core.write.FileIds;

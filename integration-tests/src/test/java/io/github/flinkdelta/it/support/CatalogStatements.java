@@ -1,8 +1,8 @@
 package io.github.flinkdelta.it.support;
 
+import io.github.flinkdelta.core.commit.CommitOutcome;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
-import io.github.flinkdelta.core.table.CommitOutcome;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.upsert.FileDeletes;
