@@ -16,10 +16,8 @@ import io.github.flinkdelta.core.commit.CommitOutcome.AlreadyCommitted;
 import io.github.flinkdelta.core.commit.CommitOutcome.Committed;
 import io.github.flinkdelta.core.commit.CommitOutcome.Conflicted;
 import io.github.flinkdelta.core.commit.CommitOutcome.Failed;
-import io.github.flinkdelta.core.deletion.RowPositions;
 import io.github.flinkdelta.core.kernel.RowTracking;
 import io.github.flinkdelta.core.log.LiveFiles;
-import io.github.flinkdelta.core.log.LiveFiles.LiveFile;
 import io.github.flinkdelta.core.log.LoggedVersions;
 import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.upsert.KeyColumns;
@@ -28,10 +26,7 @@ import io.github.flinkdelta.core.upsert.UpsertTables;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileIds;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
@@ -181,8 +176,7 @@ final class UpsertCommitter {
       Operation operation,
       Consumer<Snapshot> checks,
       Planner planner) {
-    int conflicts = 0;
-    int unknown = 0;
+    Attempts attempts = new Attempts();
     for (; ; ) {
       Snapshot snapshot = snapshots.current();
       checks.accept(snapshot);
@@ -196,7 +190,7 @@ final class UpsertCommitter {
                 .build(engine);
       } catch (ConcurrentTransactionException e) {
         return new AlreadyCommitted(
-            snapshot.getVersion(), snapshots.transactionVersion(appId), unknown);
+            snapshot.getVersion(), snapshots.transactionVersion(appId), attempts.unknown);
       }
       Planned planned = planner.plan(snapshot, txn);
       TransactionCommitResult result;
@@ -205,49 +199,11 @@ final class UpsertCommitter {
       } catch (ConcurrentTransactionException e) {
         Snapshot reloaded = snapshots.reload();
         return new AlreadyCommitted(
-            reloaded.getVersion(), snapshots.transactionVersion(appId), unknown);
+            reloaded.getVersion(), snapshots.transactionVersion(appId), attempts.unknown);
       } catch (MaxCommitRetryLimitReachedException | CommitStateUnknownException e) {
-        boolean conflict =
-            e.getCause() instanceof CommitFailedException failure && failure.isConflict();
-        Snapshot reloaded;
-        try {
-          reloaded = snapshots.reload();
-        } catch (RuntimeException reloadFailure) {
-          reloadFailure.addSuppressed(e);
-          return new Failed(reloadFailure);
-        }
-        long recorded = snapshots.transactionVersion(appId);
-        if (recorded == txnVersion) {
-          // It landed; only the answer was lost.
-          return new Committed(
-              reloaded.getVersion(), txnVersion, unknown + 1, conflicts, 0, planned.settledRows());
-        }
-        if (recorded > txnVersion) {
-          return new AlreadyCommitted(reloaded.getVersion(), recorded, unknown + 1);
-        }
-        if (conflict) {
-          conflicts++;
-          if (conflicts >= TableCommitter.MAX_CONFLICT_ATTEMPTS) {
-            return new Conflicted(conflicts, e);
-          }
-          LOG.info(
-              "Commit of {} (appId {}, txn {}) met a commit of another writer; planning again on"
-                  + " version {}",
-              tableName,
-              appId,
-              txnVersion,
-              reloaded.getVersion());
-        } else {
-          unknown++;
-          if (unknown > maxCommitRetries) {
-            return new Failed(e);
-          }
-          LOG.warn(
-              "Commit of {} (appId {}, txn {}) failed without landing; trying again",
-              tableName,
-              appId,
-              txnVersion,
-              e);
+        CommitOutcome lost = afterLostCommit(e, appId, txnVersion, attempts, planned.settledRows());
+        if (lost != null) {
+          return lost;
         }
         continue;
       } catch (RuntimeException e) {
@@ -259,11 +215,75 @@ final class UpsertCommitter {
       return new Committed(
           result.getVersion(),
           txnVersion,
-          unknown + conflicts,
-          conflicts,
+          attempts.unknown + attempts.conflicts,
+          attempts.conflicts,
           publishMillis,
           planned.settledRows());
     }
+  }
+
+  /** The commits a loop tried that met another writer, and those whose outcome was unknown. */
+  private static final class Attempts {
+    int conflicts;
+    int unknown;
+  }
+
+  /**
+   * Settles a commit whose outcome is unknown or that met another writer's commit, by the
+   * transaction the reloaded table records.
+   *
+   * @return the outcome, or null to plan the commit again
+   */
+  private CommitOutcome afterLostCommit(
+      RuntimeException e, String appId, long txnVersion, Attempts attempts, long settledRows) {
+    boolean conflict =
+        e.getCause() instanceof CommitFailedException failure && failure.isConflict();
+    Snapshot reloaded;
+    try {
+      reloaded = snapshots.reload();
+    } catch (RuntimeException reloadFailure) {
+      reloadFailure.addSuppressed(e);
+      return new Failed(reloadFailure);
+    }
+    long recorded = snapshots.transactionVersion(appId);
+    if (recorded == txnVersion) {
+      // It landed; only the answer was lost.
+      return new Committed(
+          reloaded.getVersion(),
+          txnVersion,
+          attempts.unknown + 1,
+          attempts.conflicts,
+          0,
+          settledRows);
+    }
+    if (recorded > txnVersion) {
+      return new AlreadyCommitted(reloaded.getVersion(), recorded, attempts.unknown + 1);
+    }
+    if (conflict) {
+      attempts.conflicts++;
+      if (attempts.conflicts >= TableCommitter.MAX_CONFLICT_ATTEMPTS) {
+        return new Conflicted(attempts.conflicts, e);
+      }
+      LOG.info(
+          "Commit of {} (appId {}, txn {}) met a commit of another writer; planning again on"
+              + " version {}",
+          tableName,
+          appId,
+          txnVersion,
+          reloaded.getVersion());
+    } else {
+      attempts.unknown++;
+      if (attempts.unknown > maxCommitRetries) {
+        return new Failed(e);
+      }
+      LOG.warn(
+          "Commit of {} (appId {}, txn {}) failed without landing; trying again",
+          tableName,
+          appId,
+          txnVersion,
+          e);
+    }
+    return null;
   }
 
   private Planned planCheckpoint(
@@ -273,59 +293,21 @@ final class UpsertCommitter {
     CloseableIterable<Row> appends =
         AppendActions.of(engine, state, snapshot, writeContexts, files);
     LiveFiles live = liveFilesOf(snapshot);
-    long settledRows = 0;
-    Map<String, RowPositions> sharedIdDeletes = Map.of();
-    if (!deletes.isEmpty() || key != null) {
-      Set<Long> newFiles = new HashSet<>();
-      files.forEach(file -> newFiles.add(FileIds.of(file.path())));
-      Map<Long, RowPositions> stale =
-          DeleteTargets.stale(tableName, conf, snapshot, live, newFiles, deletes, written);
-      Collection<LiveFile> scope =
-          ForeignRows.filesSince(log, appId, deletes.indexVersion(), snapshot, live);
-      boolean settles =
-          !stale.isEmpty() || (scope != null && (!scope.isEmpty() || !live.ambiguous().isEmpty()));
-      // Without a key, or without the keys of the deleted rows (state of an earlier version),
-      // nothing can be settled: planning refuses stale deletes.
-      if (settles && key != null && deletes.deletedKeys().isPresent()) {
-        long started = System.nanoTime();
-        FileDeletes base = deletes.without(stale);
-        long staleRows = stale.values().stream().mapToLong(RowPositions::cardinality).sum();
-        // State without an index version: settled against the whole table, as before. Files
-        // whose ids another file shares cannot be named by a delete: their keys are settled too,
-        // and their rows named by path.
-        Collection<LiveFile> against = deletes.indexVersion() >= 0 ? scope : null;
-        StaleRows.Settled settled =
-            StaleRows.settle(
-                engine,
-                conf,
-                snapshot,
-                key,
-                files,
-                base,
-                deletes.deletedKeys().get(),
-                against,
-                live.ambiguous());
-        deletes = settled.deletes();
-        sharedIdDeletes = settled.sharedIdFiles();
-        settledRows = staleRows;
-        LOG.info(
-            "Commit of {} (appId {}) settled by key on version {} in {} ms: {} stale deletes"
-                + " dropped, {} rows of other writers' {} files deleted",
-            tableName,
-            appId,
-            snapshot.getVersion(),
-            (System.nanoTime() - started) / 1_000_000,
-            staleRows,
-            deletes.count()
-                - base.count()
-                + sharedIdDeletes.values().stream().mapToLong(RowPositions::cardinality).sum(),
-            against == null ? "(whole table)" : against.size() + live.ambiguous().size());
-      }
-    }
+    CheckpointDeletes.Settlement settlement =
+        CheckpointDeletes.settle(
+            tableName, engine, conf, log, written, key, appId, snapshot, live, files, deletes);
     UpsertActions actions =
         UpsertActions.plan(
-            tableName, conf, snapshot, live, files, appends, deletes, sharedIdDeletes, written);
-    long settled = settledRows;
+            tableName,
+            conf,
+            snapshot,
+            live,
+            files,
+            appends,
+            settlement.deletes(),
+            settlement.sharedIdDeletes(),
+            written);
+    long settled = settlement.settledRows();
     return new Planned() {
       @Override
       public CloseableIterable<Row> actions() {

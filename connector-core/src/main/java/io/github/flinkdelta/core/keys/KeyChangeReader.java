@@ -19,7 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import org.apache.flink.annotation.Internal;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -34,8 +33,7 @@ import org.apache.hadoop.conf.Configuration;
  * out are added back (a restore); for a file it added, its live rows are added, as moved rows when
  * the add says {@code dataChange = false}, else as rows of the other writer.
  */
-@Internal
-public final class KeyChangeReader {
+final class KeyChangeReader {
 
   private final Engine engine;
   private final Snapshot schema;
@@ -48,7 +46,7 @@ public final class KeyChangeReader {
    * @param schema the snapshot whose schema reads the key columns of every file of the range
    * @param ownKey which keys to report: those of the writer's key groups
    */
-  public KeyChangeReader(
+  KeyChangeReader(
       Engine engine,
       Snapshot schema,
       Configuration conf,
@@ -69,7 +67,7 @@ public final class KeyChangeReader {
    *     writer's (applying the sink's own rows again changes nothing)
    * @param rewriteAppId the app id of the sink's compactions
    */
-  public KeyChanges read(
+  KeyChanges read(
       TableHistory history, long fromVersion, long toVersion, String appId, String rewriteAppId) {
     KeyChanges changes = new KeyChanges(fromVersion, toVersion);
     if (toVersion <= fromVersion) {

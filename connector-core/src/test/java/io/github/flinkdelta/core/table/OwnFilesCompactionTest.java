@@ -79,6 +79,7 @@ class OwnFilesCompactionTest {
       MovedRows moved = new MovedRows();
       PreparedCompaction prepared =
           table
+              .maintenance()
               .prepareCompactionOfOwnFiles(
                   Long.MAX_VALUE,
                   OPTIONS,
@@ -315,6 +316,7 @@ class OwnFilesCompactionTest {
     MovedRows moved = new MovedRows();
     PreparedCompaction prepared =
         table
+            .maintenance()
             .prepareCompactionOfOwnFiles(
                 Long.MAX_VALUE,
                 OPTIONS,

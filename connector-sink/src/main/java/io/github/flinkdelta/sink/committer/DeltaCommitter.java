@@ -143,12 +143,12 @@ public final class DeltaCommitter implements Committer<DeltaCommittable> {
         restoredCheckpointId.isPresent()
             && committable.checkpointId() <= restoredCheckpointId.getAsLong();
     long age = System.currentTimeMillis() - committable.createdMillis();
-    boolean old = age > table().fileRetention().toMillis() / 2;
+    boolean old = age > table().maintenance().fileRetention().toMillis() / 2;
     if ((!replay && !old)
         || table().transactionVersion(committable.appId()) >= committable.checkpointId()) {
       return;
     }
-    List<String> missing = table.missing(committable.files());
+    List<String> missing = table.maintenance().missing(committable.files());
     if (!missing.isEmpty()) {
       throw new SuppressRestartsException(
           new IllegalStateException(

@@ -176,6 +176,7 @@ public final class UpsertCompaction implements AutoCloseable {
     try (var loader = ConnectorClassLoader.enter()) {
       Optional<PreparedCompaction> prepared =
           table()
+              .maintenance()
               .prepareCompactionOfOwnFiles(
                   indexVersion,
                   options,
@@ -244,7 +245,7 @@ public final class UpsertCompaction implements AutoCloseable {
     try (var loader = ConnectorClassLoader.enter()) {
       Rewrite pending = ready.getAndSet(null);
       if (pending != null && table != null) {
-        table.discardCompaction(pending.prepared());
+        table.maintenance().discardCompaction(pending.prepared());
       }
       if (table != null) {
         table.close();
