@@ -3,9 +3,8 @@ package io.github.flinkdelta.core.commit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.Snapshot;
-import io.delta.kernel.internal.SnapshotImpl;
-import io.delta.kernel.internal.actions.Protocol;
 import io.delta.kernel.types.StructType;
+import io.github.flinkdelta.core.kernel.TableProtocol;
 import io.github.flinkdelta.core.kernel.WriterFeatures;
 import io.github.flinkdelta.core.schema.FileSchemaCheck;
 import io.github.flinkdelta.core.schema.FileSchemaCheck.TightenedColumn;
@@ -51,7 +50,7 @@ public final class CommitChecks {
   private record Checked(
       StructType schema,
       Map<String, String> properties,
-      Protocol protocol,
+      TableProtocol protocol,
       List<String> problems,
       List<String> upsertProblems,
       List<TightenedColumn> tightened) {}
@@ -63,7 +62,7 @@ public final class CommitChecks {
    * @throws SchemaChangedException naming every rule the commit would break
    */
   void check(Snapshot snapshot, Iterable<DataFile> files, boolean upserts) {
-    Protocol protocol = ((SnapshotImpl) snapshot).getProtocol();
+    TableProtocol protocol = TableProtocol.of(snapshot);
     if (checked == null
         || !checked.schema().equals(snapshot.getSchema())
         || !checked.properties().equals(snapshot.getTableProperties())
@@ -105,7 +104,7 @@ public final class CommitChecks {
     }
   }
 
-  private Checked check(Snapshot snapshot, Protocol protocol) {
+  private Checked check(Snapshot snapshot, TableProtocol protocol) {
     List<String> problems = new ArrayList<>();
     StructType schema = snapshot.getSchema();
     problems.addAll(FileSchemaCheck.problems(layout, schema, snapshot.getPartitionColumnNames()));
@@ -130,10 +129,10 @@ public final class CommitChecks {
    * What stands in the way of upserts: the properties {@link UpsertTables#problems} names, and a
    * protocol that no longer supports deletion vectors (a writer dropped the feature).
    */
-  private List<String> upsertProblems(Snapshot snapshot, Protocol protocol) {
+  private List<String> upsertProblems(Snapshot snapshot, TableProtocol protocol) {
     List<String> problems =
         new ArrayList<>(UpsertTables.problems(tableName, snapshot.getTableProperties()));
-    if (!protocol.getWriterFeatures().contains(DELETION_VECTORS_FEATURE)) {
+    if (!protocol.writerFeatures().contains(DELETION_VECTORS_FEATURE)) {
       problems.add(
           String.format(
               "Delta table %s no longer supports deletion vectors, which upserts write (another"

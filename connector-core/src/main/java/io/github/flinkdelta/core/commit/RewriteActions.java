@@ -1,10 +1,9 @@
 package io.github.flinkdelta.core.commit;
 
 import io.delta.kernel.data.Row;
-import io.delta.kernel.internal.actions.AddFile;
-import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
+import io.github.flinkdelta.core.kernel.AddAction;
 import io.github.flinkdelta.core.log.LiveFiles.LiveFile;
 import java.io.IOException;
 import java.net.URI;
@@ -17,8 +16,8 @@ import java.util.List;
  * dataChange = false}, so that streaming readers of the table's changes skip the version.
  *
  * <p>Kernel 4.4 makes add actions with {@code dataChange = true} only, and remove actions not at
- * all; both are made here with its internal {@link AddFile} and {@link SingleAction}, as {@link
- * UpsertActions} does.
+ * all; both are made here through the Kernel adapter ({@link AddAction}), as {@link UpsertActions}
+ * does.
  */
 final class RewriteActions {
 
@@ -49,12 +48,12 @@ final class RewriteActions {
               return removing.next();
             }
             Row action = adding.next();
-            if (action.isNullAt(SingleAction.ADD_FILE_ORDINAL)) {
+            AddAction add = AddAction.inAction(action);
+            if (add == null) {
               return action;
             }
-            LiveFile file =
-                LiveFile.of(new AddFile(action.getStruct(SingleAction.ADD_FILE_ORDINAL)), root);
-            return SingleAction.createAddFileSingleAction(file.addRow(false));
+            LiveFile file = LiveFile.of(add, root);
+            return AddAction.addAction(file.addRow(false));
           }
 
           @Override

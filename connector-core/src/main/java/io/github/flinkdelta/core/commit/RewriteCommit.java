@@ -1,14 +1,13 @@
 package io.github.flinkdelta.core.commit;
 
 import io.delta.kernel.data.Row;
-import io.delta.kernel.internal.actions.AddFile;
-import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.utils.CloseableIterable;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
 import io.github.flinkdelta.core.deletion.DeletionVectorReader;
 import io.github.flinkdelta.core.deletion.DeletionVectorWriter;
 import io.github.flinkdelta.core.deletion.DeletionVectors;
 import io.github.flinkdelta.core.deletion.RowPositions;
+import io.github.flinkdelta.core.kernel.AddAction;
 import io.github.flinkdelta.core.log.LiveFiles;
 import io.github.flinkdelta.core.log.LiveFiles.LiveFile;
 import io.github.flinkdelta.core.upsert.RewriteLayout;
@@ -253,17 +252,17 @@ final class RewriteCommit {
 
   /** An output's add, with {@code dataChange = false} and its vector; null for an emptied one. */
   private Row output(Row action) {
-    if (action.isNullAt(SingleAction.ADD_FILE_ORDINAL)) {
+    AddAction add = AddAction.inAction(action);
+    if (add == null) {
       return action;
     }
-    LiveFile entry =
-        LiveFile.of(new AddFile(action.getStruct(SingleAction.ADD_FILE_ORDINAL)), root);
+    LiveFile entry = LiveFile.of(add, root);
     if (emptiedOutputs.contains(entry.id())) {
       return null;
     }
     DeletionVectorDescriptor vector = outputVectors.get(entry.id());
     LiveFile added = vector == null ? entry : entry.withVector(vector);
     addedEntries.add(added);
-    return SingleAction.createAddFileSingleAction(added.addRow(false));
+    return AddAction.addAction(added.addRow(false));
   }
 }

@@ -2,12 +2,11 @@ package io.github.flinkdelta.core.commit;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.Row;
-import io.delta.kernel.internal.actions.AddFile;
-import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.utils.CloseableIterable;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
 import io.github.flinkdelta.core.deletion.DeletionVectorWriter;
 import io.github.flinkdelta.core.deletion.RowPositions;
+import io.github.flinkdelta.core.kernel.AddAction;
 import io.github.flinkdelta.core.log.LiveFiles;
 import io.github.flinkdelta.core.log.LiveFiles.LiveFile;
 import io.github.flinkdelta.core.upsert.FileDeletes;
@@ -36,7 +35,7 @@ import org.apache.hadoop.conf.Configuration;
  * RewriteCommit}).
  *
  * <p>Remove actions and adds with a vector have no public builder in Kernel 4.4: they are made with
- * its internal {@link AddFile} and {@link SingleAction}, whose rows the commit takes as they are.
+ * its internal action classes (through {@link AddAction}), whose rows the commit takes as they are.
  * The remove and the re-add keep the file's row-tracking fields, as the protocol requires of a file
  * committed again, and the re-add's statistics say {@code tightBounds: false}.
  */
@@ -123,7 +122,7 @@ final class UpsertActions {
         }
         DeletionVectorDescriptor vector = writer.write(rows);
         LiveFile changed = file.withVector(vector);
-        changedFiles.add(SingleAction.createAddFileSingleAction(changed.addRow(true)));
+        changedFiles.add(AddAction.addAction(changed.addRow(true)));
         changedEntries.add(changed);
         if (!each.sharedId()) {
           vectors.add(new WrittenVector(file.id(), vector, rows));
@@ -202,10 +201,10 @@ final class UpsertActions {
    * whose rows the checkpoint deleted all of, which is left out.
    */
   private Row withVector(Row action) {
-    if (action.isNullAt(SingleAction.ADD_FILE_ORDINAL)) {
+    AddAction add = AddAction.inAction(action);
+    if (add == null) {
       return action;
     }
-    AddFile add = new AddFile(action.getStruct(SingleAction.ADD_FILE_ORDINAL));
     LiveFile entry = LiveFile.of(add, root);
     if (emptiedNewFiles.contains(entry.id())) {
       return null;
@@ -218,6 +217,6 @@ final class UpsertActions {
     }
     LiveFile added = vector == null ? entry : entry.withVector(vector);
     addedEntries.add(added);
-    return SingleAction.createAddFileSingleAction(added.addRow(!compacted));
+    return AddAction.addAction(added.addRow(!compacted));
   }
 }

@@ -8,13 +8,11 @@ import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.expressions.Literal;
-import io.delta.kernel.internal.data.ScanStateRow;
-import io.delta.kernel.internal.util.PartitionUtils;
-import io.delta.kernel.internal.util.Utils;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.github.flinkdelta.core.kernel.ScanFiles;
 import io.github.flinkdelta.core.read.ScanFileRows;
 import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.upsert.LiveRowConsumer;
@@ -49,7 +47,7 @@ public final class TableKeys {
       Engine engine, Snapshot snapshot, KeyColumns keys, LiveRowConsumer consumer) {
     Scan scan = snapshot.getScanBuilder().withReadSchema(readSchema(snapshot, keys)).build();
     Row scanState = scan.getScanState(engine);
-    StructType physical = ScanStateRow.getPhysicalDataReadSchema(scanState);
+    StructType physical = ScanFiles.physicalReadSchema(scanState);
     URI root = URI.create(snapshot.getPath());
     long rows = 0;
     try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine)) {
@@ -118,7 +116,7 @@ public final class TableKeys {
       LiveRowConsumer consumer) {
     StructType read = readSchema(snapshot, keys);
     Scan scan = snapshot.getScanBuilder().withReadSchema(read).build();
-    StructType physical = ScanStateRow.getPhysicalDataReadSchema(scan.getScanState(engine));
+    StructType physical = ScanFiles.physicalReadSchema(scan.getScanState(engine));
     Set<String> partitionColumns = new HashSet<>();
     snapshot
         .getPartitionColumnNames()
@@ -137,8 +135,7 @@ public final class TableKeys {
         try (CloseableIterator<ColumnarBatch> batches =
             engine
                 .getParquetHandler()
-                .readParquetFiles(
-                    Utils.singletonCloseableIterator(status), physical, Optional.empty())
+                .readParquetFiles(ScanFiles.only(status), physical, Optional.empty())
                 .map(result -> result.getData())) {
           while (batches.hasNext()) {
             ColumnarBatch batch = batches.next();
@@ -148,8 +145,7 @@ public final class TableKeys {
               StructField field = read.at(i);
               if (partitionColumns.contains(field.getName().toLowerCase(Locale.ROOT))) {
                 Literal value =
-                    PartitionUtils.literalForPartitionValue(
-                        field.getDataType(), partitionValue(file, field));
+                    ScanFiles.partitionLiteral(field.getDataType(), partitionValue(file, field));
                 vectors[i] =
                     engine
                         .getExpressionHandler()

@@ -5,12 +5,10 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.internal.actions.AddFile;
-import io.delta.kernel.internal.actions.SingleAction;
-import io.delta.kernel.internal.util.VectorUtils;
 import io.delta.kernel.utils.CloseableIterator;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
 import io.github.flinkdelta.core.deletion.DeletionVectors;
+import io.github.flinkdelta.core.kernel.AddAction;
 import io.github.flinkdelta.core.write.FileIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,7 +17,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import org.apache.flink.annotation.Internal;
@@ -31,8 +28,8 @@ import org.apache.flink.annotation.Internal;
  * not scan the table each time.
  *
  * <p>Kernel's scan files carry the add action's fields, and its {@code stats} only through {@code
- * Scan.getScanFiles(engine, true)} of Kernel 4.4; the fields are read through Kernel's internal
- * {@link AddFile}, which names them as the protocol does (UpsertITCase fails when either changes).
+ * Scan.getScanFiles(engine, true)} of Kernel 4.4; the fields are read through {@link AddAction},
+ * which names them as the protocol does (UpsertITCase fails when either changes).
  */
 @Internal
 public final class LiveFiles {
@@ -74,7 +71,7 @@ public final class LiveFiles {
           while (rows.hasNext()) {
             Row scanFile = rows.next();
             Row add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
-            consumer.accept(LiveFile.of(new AddFile(add), root), scanFile);
+            consumer.accept(LiveFile.of(AddAction.of(add), root), scanFile);
           }
         }
       }
@@ -226,22 +223,20 @@ public final class LiveFiles {
 
     /** The add action of this entry, as a commit of it writes it. */
     public Row addRow(boolean dataChange) {
-      return AddFile.createAddFileRow(
-          null,
+      return AddAction.row(
           path,
-          VectorUtils.stringStringMapValue(partitionValues),
+          partitionValues,
           size,
           modificationTime,
           dataChange,
-          Optional.ofNullable(deletionVector).map(DeletionVectors::toKernel),
-          Optional.ofNullable(tags).map(VectorUtils::stringStringMapValue),
-          Optional.ofNullable(baseRowId),
-          Optional.ofNullable(defaultRowCommitVersion),
-          Optional.ofNullable(statsJson)
-              .map(
-                  stats ->
-                      new SerializedStatistics(
-                          Math.max(0, DeletionVectors.numRecords(stats)), stats)));
+          deletionVector,
+          tags,
+          baseRowId,
+          defaultRowCommitVersion,
+          statsJson == null
+              ? null
+              : new SerializedStatistics(
+                  Math.max(0, DeletionVectors.numRecords(statsJson)), statsJson));
     }
 
     /**
@@ -249,22 +244,22 @@ public final class LiveFiles {
      * row-tracking fields.
      */
     public Row removeAction(boolean dataChange, long timestamp) {
-      return SingleAction.createRemoveFileSingleAction(
-          new AddFile(addRow(dataChange)).toRemoveFileRow(dataChange, Optional.of(timestamp)));
+      return AddAction.removeAction(addRow(dataChange), dataChange, timestamp);
     }
 
-    public static LiveFile of(AddFile add, URI tableRoot) {
+    /** The entry of the file {@code add} adds to the table at {@code tableRoot}. */
+    public static LiveFile of(AddAction add, URI tableRoot) {
       return new LiveFile(
-          add.getPath(),
-          FileIds.relativePath(add.getPath(), tableRoot),
-          VectorUtils.toJavaMap(add.getPartitionValues()),
-          add.getSize(),
-          add.getModificationTime(),
-          add.getStatsJson().orElse(null),
-          add.getDeletionVector().map(DeletionVectors::fromKernel).orElse(null),
-          add.getTags().map(VectorUtils::<String, String>toJavaMap).orElse(null),
-          add.getBaseRowId().orElse(null),
-          add.getDefaultRowCommitVersion().orElse(null));
+          add.path(),
+          FileIds.relativePath(add.path(), tableRoot),
+          add.partitionValues(),
+          add.size(),
+          add.modificationTime(),
+          add.statsJson().orElse(null),
+          add.deletionVector().orElse(null),
+          add.tags().orElse(null),
+          add.baseRowId().orElse(null),
+          add.defaultRowCommitVersion().orElse(null));
     }
   }
 }

@@ -4,15 +4,12 @@ import io.delta.kernel.CommitActions;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.internal.DeltaLogActionUtils.DeltaAction;
-import io.delta.kernel.internal.actions.AddFile;
-import io.delta.kernel.internal.actions.RemoveFile;
-import io.delta.kernel.internal.actions.SetTransaction;
-import io.delta.kernel.internal.util.VectorUtils;
 import io.delta.kernel.utils.CloseableIterator;
 import io.github.flinkdelta.core.catalog.TableHistory;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
-import io.github.flinkdelta.core.deletion.DeletionVectors;
+import io.github.flinkdelta.core.kernel.AddAction;
+import io.github.flinkdelta.core.kernel.KernelLog;
+import io.github.flinkdelta.core.kernel.RemoveAction;
 import io.github.flinkdelta.core.log.LiveFiles.LiveFile;
 import io.github.flinkdelta.core.write.FileIds;
 import java.io.IOException;
@@ -22,7 +19,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -30,20 +26,11 @@ import org.apache.flink.annotation.Internal;
  * what the committer and the writers of an upsert sink need to follow what other writers did to the
  * table since they last looked, without scanning the table.
  *
- * <p>The actions are read through Kernel's internal {@link AddFile}, {@link RemoveFile} and {@link
- * SetTransaction}, which name their fields as the protocol does: Kernel's public {@code
- * CommitRange} gives actions only as rows (TableLogTest fails when their shape changes).
+ * <p>The actions are read through the Kernel adapter ({@link AddAction}, {@link RemoveAction},
+ * {@link KernelLog}): Kernel's public {@code CommitRange} gives actions only as rows.
  */
 @Internal
 public final class TableLog {
-
-  private static final Set<DeltaAction> ACTIONS =
-      Set.of(
-          DeltaAction.ADD,
-          DeltaAction.REMOVE,
-          DeltaAction.TXN,
-          DeltaAction.METADATA,
-          DeltaAction.PROTOCOL);
 
   private TableLog() {}
 
@@ -103,7 +90,7 @@ public final class TableLog {
     URI root = URI.create(tableRoot);
     List<Version> versions = new ArrayList<>();
     try (CloseableIterator<CommitActions> commits =
-        history.commits(engine, from, to).getCommitActions(engine, ACTIONS)) {
+        KernelLog.commitActions(history.commits(engine, from, to), engine, true)) {
       while (commits.hasNext()) {
         try (CommitActions commit = commits.next()) {
           versions.add(version(commit, root));
@@ -127,22 +114,22 @@ public final class TableLog {
     try (CloseableIterator<ColumnarBatch> batches = commit.getActions()) {
       while (batches.hasNext()) {
         ColumnarBatch batch = batches.next();
-        int addIndex = batch.getSchema().indexOf(DeltaAction.ADD.colName);
-        int removeIndex = batch.getSchema().indexOf(DeltaAction.REMOVE.colName);
-        int txnIndex = batch.getSchema().indexOf(DeltaAction.TXN.colName);
-        int metadataIndex = batch.getSchema().indexOf(DeltaAction.METADATA.colName);
-        int protocolIndex = batch.getSchema().indexOf(DeltaAction.PROTOCOL.colName);
+        int addIndex = batch.getSchema().indexOf(KernelLog.ADD);
+        int removeIndex = batch.getSchema().indexOf(KernelLog.REMOVE);
+        int txnIndex = batch.getSchema().indexOf(KernelLog.TXN);
+        int metadataIndex = batch.getSchema().indexOf(KernelLog.METADATA);
+        int protocolIndex = batch.getSchema().indexOf(KernelLog.PROTOCOL);
         try (CloseableIterator<Row> rows = batch.getRows()) {
           while (rows.hasNext()) {
             Row row = rows.next();
             if (!row.isNullAt(addIndex)) {
-              AddFile add = new AddFile(row.getStruct(addIndex));
-              added.add(new Added(LiveFile.of(add, root), add.getDataChange()));
+              AddAction add = AddAction.of(row.getStruct(addIndex));
+              added.add(new Added(LiveFile.of(add, root), add.dataChange()));
             } else if (!row.isNullAt(removeIndex)) {
-              removed.add(removed(new RemoveFile(row.getStruct(removeIndex)), root));
+              removed.add(removed(RemoveAction.of(row.getStruct(removeIndex)), root));
             } else if (!row.isNullAt(txnIndex)) {
-              SetTransaction txn = SetTransaction.fromRow(row.getStruct(txnIndex));
-              transactions.merge(txn.getAppId(), txn.getVersion(), Math::max);
+              KernelLog.Transaction txn = KernelLog.Transaction.of(row.getStruct(txnIndex));
+              transactions.merge(txn.appId(), txn.version(), Math::max);
             } else if (!row.isNullAt(metadataIndex) || !row.isNullAt(protocolIndex)) {
               metadata = true;
             }
@@ -153,12 +140,12 @@ public final class TableLog {
     return new Version(commit.getVersion(), transactions, added, removed, metadata);
   }
 
-  private static Removed removed(RemoveFile remove, URI root) {
+  private static Removed removed(RemoveAction remove, URI root) {
     return new Removed(
-        FileIds.relativePath(remove.getPath(), root),
-        remove.getPartitionValues().map(VectorUtils::<String, String>toJavaMap).orElse(null),
-        remove.getSize().orElse(-1L),
-        remove.getDeletionVector().map(DeletionVectors::fromKernel).orElse(null),
-        remove.getDataChange());
+        FileIds.relativePath(remove.path(), root),
+        remove.partitionValues().orElse(null),
+        remove.size().orElse(-1L),
+        remove.deletionVector().orElse(null),
+        remove.dataChange());
   }
 }

@@ -6,7 +6,6 @@ import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.internal.data.ScanStateRow;
 import io.delta.kernel.types.MetadataColumnSpec;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
@@ -19,6 +18,7 @@ import io.github.flinkdelta.core.commit.SnapshotCache;
 import io.github.flinkdelta.core.commit.TableCommitter;
 import io.github.flinkdelta.core.deletion.DeletionVectors;
 import io.github.flinkdelta.core.kernel.RowTracking;
+import io.github.flinkdelta.core.kernel.ScanFiles;
 import io.github.flinkdelta.core.kernel.WriterFeatures;
 import io.github.flinkdelta.core.log.LiveFiles;
 import io.github.flinkdelta.core.log.LiveFiles.LiveFile;
@@ -358,7 +358,7 @@ public final class TableCompaction {
     }
     Scan scan = snapshot.getScanBuilder().withReadSchema(schema).build();
     Row scanState = scan.getScanState(engine);
-    StructType physical = ScanStateRow.getPhysicalDataReadSchema(scanState);
+    StructType physical = ScanFiles.physicalReadSchema(scanState);
     String prefix = scope.prefix() + "-" + UUID.randomUUID();
     try (PartitionedDataWriter writer =
         new PartitionedDataWriter(layout, conf, snapshot.getPath(), writeOptions, prefix, false)) {

@@ -4,15 +4,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.internal.SnapshotImpl;
-import io.delta.kernel.internal.actions.Protocol;
-import io.delta.kernel.internal.actions.RemoveFile;
-import io.delta.kernel.internal.replay.ActionsIterator;
-import io.delta.kernel.internal.snapshot.MetadataCleanup;
-import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
-import io.github.flinkdelta.core.deletion.DeletionVectors;
+import io.github.flinkdelta.core.kernel.KernelLog;
+import io.github.flinkdelta.core.kernel.RemoveAction;
+import io.github.flinkdelta.core.kernel.TableProtocol;
 import io.github.flinkdelta.core.log.LiveFiles;
 import io.github.flinkdelta.core.write.FileIds;
 import java.io.IOException;
@@ -23,7 +19,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -107,7 +102,7 @@ public final class TableVacuum {
       Duration retention,
       boolean dryRun,
       long nowMillis) {
-    Protocol protocol = ((SnapshotImpl) snapshot).getProtocol();
+    TableProtocol protocol = TableProtocol.of(snapshot);
     check(tableName, protocol, snapshot, retention);
     long cutoff = nowMillis - retention.toMillis();
     URI root = URI.create(snapshot.getPath());
@@ -162,9 +157,9 @@ public final class TableVacuum {
   }
 
   private static void check(
-      String tableName, Protocol protocol, Snapshot snapshot, Duration retention) {
-    Set<String> features = new TreeSet<>(protocol.getReaderFeatures());
-    features.addAll(protocol.getWriterFeatures());
+      String tableName, TableProtocol protocol, Snapshot snapshot, Duration retention) {
+    Set<String> features = new TreeSet<>(protocol.readerFeatures());
+    features.addAll(protocol.writerFeatures());
     for (String feature : features) {
       if (CATALOG_MANAGED.contains(feature)) {
         throw new IllegalArgumentException(
@@ -219,32 +214,22 @@ public final class TableVacuum {
     // and of the commits after it, read through Kernel's internal log replay, which the public API
     // does not offer (TableVacuumTest fails when it changes). A tombstone whose deletion timestamp
     // is within the retention keeps its file.
-    StructType removes = new StructType().add("remove", RemoveFile.FULL_SCHEMA);
-    try (ActionsIterator actions =
-        new ActionsIterator(
-            engine,
-            ((SnapshotImpl) snapshot).getLogSegment().allLogFilesReversed(),
-            removes,
-            Optional.empty())) {
+    try (CloseableIterator<ColumnarBatch> actions = KernelLog.tombstones(engine, snapshot)) {
       while (actions.hasNext()) {
-        ColumnarBatch batch = actions.next().getColumnarBatch();
-        int index = batch.getSchema().indexOf("remove");
+        ColumnarBatch batch = actions.next();
+        int index = batch.getSchema().indexOf(KernelLog.REMOVE);
         try (CloseableIterator<io.delta.kernel.data.Row> rows = batch.getRows()) {
           while (rows.hasNext()) {
             io.delta.kernel.data.Row row = rows.next();
             if (row.isNullAt(index)) {
               continue;
             }
-            RemoveFile remove = new RemoveFile(row.getStruct(index));
-            if (remove.getDeletionTimestamp().orElse(Long.MAX_VALUE) < cutoff) {
+            RemoveAction remove = RemoveAction.of(row.getStruct(index));
+            if (remove.deletionTimestamp().orElse(Long.MAX_VALUE) < cutoff) {
               continue;
             }
-            kept.add(FileIds.relativePath(remove.getPath(), root));
-            keepVector(
-                kept,
-                remove.getDeletionVector().map(DeletionVectors::fromKernel).orElse(null),
-                snapshot.getPath(),
-                root);
+            kept.add(FileIds.relativePath(remove.path(), root));
+            keepVector(kept, remove.deletionVector().orElse(null), snapshot.getPath(), root);
           }
         }
       }
@@ -280,21 +265,17 @@ public final class TableVacuum {
   }
 
   private static long cleanLog(
-      String tableName, Engine engine, Snapshot snapshot, Protocol protocol, long nowMillis) {
+      String tableName, Engine engine, Snapshot snapshot, TableProtocol protocol, long nowMillis) {
     String enabled = snapshot.getTableProperties().get(LOG_CLEANUP);
     if ("false".equalsIgnoreCase(enabled)
-        || protocol.getWriterFeatures().contains("checkpointProtection")) {
+        || protocol.writerFeatures().contains("checkpointProtection")) {
       return 0;
     }
     Duration logRetention =
         retentionOf(
             tableName, snapshot.getTableProperties().get(LOG_RETENTION), DEFAULT_LOG_RETENTION);
     try {
-      return MetadataCleanup.cleanupExpiredLogs(
-          engine,
-          () -> nowMillis,
-          new io.delta.kernel.internal.fs.Path(snapshot.getPath()),
-          logRetention.toMillis());
+      return KernelLog.cleanExpiredLogs(engine, snapshot, nowMillis, logRetention.toMillis());
     } catch (IOException e) {
       throw new UncheckedIOException(
           "Cannot clean the expired log files of Delta table " + tableName, e);
