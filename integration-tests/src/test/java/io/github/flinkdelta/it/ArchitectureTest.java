@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The public API line and the module arrows, checked on the compiled classes of the published
  * modules: {@code table → sink, source → common → uc → core}, with sink and source blind to each
- * other and no two packages depending on each other; a public class is API
- * ({@code @PublicEvolving}, {@code Experimental}, {@code @Public}) or internal ({@code @Internal},
- * or in an {@code internal} package), and the Quickstart, the file users copy, uses the API alone.
+ * other and no two packages depending on each other; Kernel's internals reached only through the
+ * adapter {@code core.kernel}; a public class is API ({@code @PublicEvolving}, {@code
+ * Experimental}, {@code @Public}) or internal ({@code @Internal}, or in an {@code internal}
+ * package), and the Quickstart, the file users copy, uses the API alone.
  */
 class ArchitectureTest {
 
@@ -119,6 +120,20 @@ class ArchitectureTest {
             "org.apache.flink.table.connector..",
             "org.apache.flink.table.factories..",
             "org.apache.flink.table.catalog..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void onlyTheKernelAdapterReachesIntoKernelInternals() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(CORE, UC, COMMON, SINK, SOURCE, TABLE, CATALOG)
+        .and()
+        .resideOutsideOfPackage(BASE + ".core.kernel..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.delta.kernel.internal..")
+        .because("a Kernel upgrade should be one room's work: core.kernel wraps Kernel's internals")
         .check(CLASSES);
   }
 

@@ -16,6 +16,7 @@ import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
 import io.delta.kernel.utils.FileStatus;
+import io.github.flinkdelta.core.kernel.TableProtocol;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.util.List;
@@ -80,7 +81,7 @@ final class AtomicCheckpointEngine implements Engine {
 
   /** The engine to write the checkpoint of {@code snapshot} with. */
   AtomicCheckpointEngine forCheckpointOf(Snapshot snapshot) {
-    boolean v2 = snapshot.getProtocol().getWriterFeatures().contains(V2CheckpointActions.FEATURE);
+    boolean v2 = TableProtocol.of(snapshot).writerFeatures().contains(V2CheckpointActions.FEATURE);
     return new AtomicCheckpointEngine(
         delegate, conf, v2 ? OptionalLong.of(snapshot.getVersion()) : OptionalLong.empty());
   }

@@ -4,13 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.Optional;
 import org.apache.flink.annotation.Internal;
 
 /**
- * Deletion vectors where they meet Kernel's actions: descriptors in Kernel's form (its class is
- * internal, and the only way to put a vector into an add action row), and the statistics a file
- * with a vector must carry.
+ * The statistics a file with a deletion vector must carry. (Descriptors in Kernel's internal form
+ * are made by the Kernel adapter, {@code core.kernel}.)
  */
 @Internal
 public final class DeletionVectors {
@@ -18,27 +16,6 @@ public final class DeletionVectors {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private DeletionVectors() {}
-
-  /** The descriptor of a Kernel action's deletion vector. */
-  public static DeletionVectorDescriptor fromKernel(
-      io.delta.kernel.internal.actions.DeletionVectorDescriptor dv) {
-    return new DeletionVectorDescriptor(
-        dv.getStorageType(),
-        dv.getPathOrInlineDv(),
-        dv.getOffset().orElse(null),
-        dv.getSizeInBytes(),
-        dv.getCardinality());
-  }
-
-  public static io.delta.kernel.internal.actions.DeletionVectorDescriptor toKernel(
-      DeletionVectorDescriptor dv) {
-    return new io.delta.kernel.internal.actions.DeletionVectorDescriptor(
-        dv.storageType(),
-        dv.pathOrInlineDv(),
-        Optional.ofNullable(dv.offset()),
-        dv.sizeInBytes(),
-        dv.cardinality());
-  }
 
   /**
    * The physical row count of a file's statistics: the protocol requires it of every file with a

@@ -4,7 +4,6 @@ import io.github.flinkdelta.core.parquet.ColumnStats.DecimalStats;
 import io.github.flinkdelta.core.parquet.ColumnStats.DoubleStats;
 import io.github.flinkdelta.core.parquet.ColumnStats.IntStats;
 import io.github.flinkdelta.core.parquet.ColumnStats.LongStats;
-import io.github.flinkdelta.core.parquet.ColumnStats.StringStats;
 import java.util.Arrays;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.DecimalData;

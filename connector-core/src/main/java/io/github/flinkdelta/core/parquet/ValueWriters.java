@@ -6,7 +6,6 @@ import io.github.flinkdelta.core.parquet.ColumnStats.DoubleStats;
 import io.github.flinkdelta.core.parquet.ColumnStats.IntStats;
 import io.github.flinkdelta.core.parquet.ColumnStats.LongStats;
 import io.github.flinkdelta.core.parquet.ColumnStats.NullsOnly;
-import io.github.flinkdelta.core.parquet.ColumnStats.StringStats;
 import java.util.List;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;

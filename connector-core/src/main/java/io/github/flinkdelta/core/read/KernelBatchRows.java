@@ -4,9 +4,9 @@ import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.engine.FileReadResult;
-import io.delta.kernel.internal.util.Utils;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.github.flinkdelta.core.kernel.ScanFiles;
 import java.io.IOException;
 import java.util.Optional;
 import org.apache.flink.table.data.GenericRowData;
@@ -44,8 +44,7 @@ final class KernelBatchRows implements DataFileRows {
         engine
             .getParquetHandler()
             .readParquetFiles(
-                Utils.singletonCloseableIterator(
-                    FileStatus.of(file.path(), file.size(), file.modificationTime())),
+                ScanFiles.only(FileStatus.of(file.path(), file.size(), file.modificationTime())),
                 columns.physical,
                 Optional.empty()));
   }

@@ -1,7 +1,7 @@
 package io.github.flinkdelta.core.read;
 
-import io.delta.kernel.internal.util.ColumnMapping;
 import io.delta.kernel.types.StructField;
+import io.github.flinkdelta.core.kernel.ColumnMappings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -129,7 +129,7 @@ final class ParquetColumnRows implements DataFileRows {
 
   /** The field of {@code schema} that holds {@code column}, found as Kernel finds it, or null. */
   private static Type find(GroupType schema, StructField column) {
-    Object id = column.getMetadata().get(ColumnMapping.PARQUET_FIELD_ID_KEY);
+    Object id = column.getMetadata().get(ColumnMappings.PARQUET_FIELD_ID_KEY);
     if (id instanceof Number number) {
       for (Type field : schema.getFields()) {
         if (field.getId() != null && field.getId().intValue() == number.intValue()) {

@@ -1,14 +1,12 @@
 package io.github.flinkdelta.core.read;
 
 import io.delta.kernel.Snapshot;
-import io.delta.kernel.internal.types.DataTypeJsonSerDe;
-import io.delta.kernel.internal.util.ColumnMapping;
-import io.delta.kernel.internal.util.ColumnMapping.ColumnMappingMode;
 import io.delta.kernel.types.DataType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
+import io.github.flinkdelta.core.kernel.ColumnMappings;
 import io.github.flinkdelta.core.types.DeltaTypes;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -27,10 +25,10 @@ import org.apache.flink.table.types.logical.RowType;
  * table's schema: which are read from Parquet (under their physical names and field ids) and which
  * are partition values.
  *
- * <p>The physical schema comes from Kernel's internal {@link ColumnMapping}, the rule Kernel's own
- * scans follow, and the schema travels as Kernel's JSON ({@link DataTypeJsonSerDe}, internal too):
- * Kernel's public API offers neither. {@code DeltaSourceITCase} reads column-mapped tables and
- * fails when either changes.
+ * <p>The physical schema comes from Kernel's internal column mapping, the rule Kernel's own scans
+ * follow, and the schema travels as Kernel's JSON (internal too), both through {@link
+ * ColumnMappings}: Kernel's public API offers neither. {@code DeltaSourceITCase} reads
+ * column-mapped tables and fails when either changes.
  */
 @Internal
 public final class ReadColumns implements Serializable {
@@ -94,7 +92,7 @@ public final class ReadColumns implements Serializable {
         tableName,
         snapshot.getPath(),
         schema.toJson(),
-        ColumnMapping.getColumnMappingMode(snapshot.getTableProperties()).name(),
+        ColumnMappings.modeOf(snapshot.getTableProperties()),
         snapshot.getPartitionColumnNames(),
         resolvedNames,
         Map.of());
@@ -176,7 +174,7 @@ public final class ReadColumns implements Serializable {
 
   Resolved resolved() {
     if (resolved == null) {
-      resolved = new Resolved(DataTypeJsonSerDe.deserializeStructType(schemaJson));
+      resolved = new Resolved(ColumnMappings.schemaFromJson(schemaJson));
     }
     return resolved;
   }
@@ -218,7 +216,6 @@ public final class ReadColumns implements Serializable {
 
     private Resolved(StructType table) {
       this.table = table;
-      ColumnMappingMode mode = ColumnMappingMode.valueOf(columnMappingMode);
       List<StructField> fields = new ArrayList<>();
       StructType data = new StructType();
       physicalIndex = new int[columns.size()];
@@ -231,9 +228,9 @@ public final class ReadColumns implements Serializable {
         if (isPartitionColumn(field.getName())) {
           physicalIndex[i] = -1;
           partitionKey[i] =
-              mode == ColumnMappingMode.NONE
+              ColumnMappings.isNone(columnMappingMode)
                   ? field.getName()
-                  : ColumnMapping.getPhysicalName(field);
+                  : ColumnMappings.physicalName(field);
         } else {
           physicalIndex[i] = data.length();
           data = data.add(field);
@@ -244,7 +241,8 @@ public final class ReadColumns implements Serializable {
       this.physical =
           data.length() == 0
               ? new StructType().add(StructField.DEFAULT_ROW_INDEX_COLUMN)
-              : ColumnValues.readSchema(ColumnMapping.convertToPhysicalSchema(data, table, mode));
+              : ColumnValues.readSchema(
+                  ColumnMappings.physicalSchema(data, table, columnMappingMode));
       this.values = new ColumnValues[types.length];
       for (int i = 0; i < types.length; i++) {
         values[i] = ColumnValues.of(types[i]);

@@ -1,9 +1,7 @@
 package io.github.flinkdelta.core.read;
 
-import io.delta.kernel.internal.actions.AddFile;
-import io.delta.kernel.internal.util.VectorUtils;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
-import io.github.flinkdelta.core.deletion.DeletionVectors;
+import io.github.flinkdelta.core.kernel.AddAction;
 import java.io.Serializable;
 import java.net.URI;
 import java.util.Collections;
@@ -47,13 +45,13 @@ public record ReadFile(
    * The file of {@code add}, an add action of {@code version} of the table at {@code root}, with
    * its least value of {@code watermark} (null when the read takes no watermarks).
    */
-  public static ReadFile of(AddFile add, URI root, long version, WatermarkColumn watermark) {
+  public static ReadFile of(AddAction add, URI root, long version, WatermarkColumn watermark) {
     return new ReadFile(
-        absolute(root, add.getPath()),
-        add.getSize(),
-        add.getModificationTime(),
-        VectorUtils.toJavaMap(add.getPartitionValues()),
-        add.getDeletionVector().map(DeletionVectors::fromKernel).orElse(null),
+        absolute(root, add.path()),
+        add.size(),
+        add.modificationTime(),
+        add.partitionValues(),
+        add.deletionVector().orElse(null),
         version,
         watermark == null ? WatermarkColumn.UNKNOWN : watermark.minMillis(add));
   }

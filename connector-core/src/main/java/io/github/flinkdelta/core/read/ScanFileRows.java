@@ -4,10 +4,9 @@ import io.delta.kernel.Scan;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.internal.InternalScanFileUtils;
-import io.delta.kernel.internal.util.Utils;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
+import io.github.flinkdelta.core.kernel.ScanFiles;
 import java.io.IOException;
 import java.util.Optional;
 import org.apache.flink.annotation.Internal;
@@ -17,8 +16,8 @@ import org.apache.flink.annotation.Internal;
  * physical schema, turned into the table's logical rows (partition values added, column mapping
  * undone) with a selection vector that drops the rows its deletion vector deletes.
  *
- * <p>Kernel's public API gives no file status of a scan file: it is read through Kernel's internal
- * {@link InternalScanFileUtils}, as Kernel's own examples of a scan do.
+ * <p>Kernel's public API gives no file status of a scan file: it is read through {@link
+ * ScanFiles#status}, as Kernel's own examples of a scan do.
  */
 @Internal
 public final class ScanFileRows {
@@ -39,9 +38,7 @@ public final class ScanFileRows {
         engine
             .getParquetHandler()
             .readParquetFiles(
-                Utils.singletonCloseableIterator(InternalScanFileUtils.getAddFileStatus(scanFile)),
-                physical,
-                Optional.empty())
+                ScanFiles.only(ScanFiles.status(scanFile)), physical, Optional.empty())
             .map(result -> result.getData()));
   }
 }

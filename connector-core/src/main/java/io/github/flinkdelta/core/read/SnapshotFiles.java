@@ -7,9 +7,9 @@ import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.expressions.Predicate;
-import io.delta.kernel.internal.actions.AddFile;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.utils.CloseableIterator;
+import io.github.flinkdelta.core.kernel.AddAction;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -64,7 +64,7 @@ public final class SnapshotFiles {
           while (rows.hasNext()) {
             Row scanFile = rows.next();
             Row add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
-            files.add(ReadFile.of(new AddFile(add), root, snapshot.getVersion(), watermark));
+            files.add(ReadFile.of(AddAction.of(add), root, snapshot.getVersion(), watermark));
           }
         }
       }

@@ -5,12 +5,10 @@ import io.delta.kernel.CommitRange;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.internal.DeltaLogActionUtils.DeltaAction;
-import io.delta.kernel.internal.actions.AddFile;
-import io.delta.kernel.internal.actions.RemoveFile;
-import io.delta.kernel.internal.util.VectorUtils;
 import io.delta.kernel.utils.CloseableIterator;
-import io.github.flinkdelta.core.deletion.DeletionVectors;
+import io.github.flinkdelta.core.kernel.AddAction;
+import io.github.flinkdelta.core.kernel.KernelLog;
+import io.github.flinkdelta.core.kernel.RemoveAction;
 import io.github.flinkdelta.core.write.PartitionValues;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,7 +16,6 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -26,14 +23,11 @@ import org.apache.flink.annotation.Internal;
  * commits Kernel's {@link CommitRange} lists (which checks that Kernel can read each version's
  * protocol).
  *
- * <p>The actions are Kernel's internal {@link AddFile} and {@link RemoveFile} rows, as everywhere
- * the connector reads actions: Kernel's public API gives them only as rows.
+ * <p>The actions are read through the Kernel adapter ({@link AddAction}, {@link RemoveAction}), as
+ * everywhere the connector reads actions: Kernel's public API gives them only as rows.
  */
 @Internal
 public final class TableChanges {
-
-  private static final Set<DeltaAction> ACTIONS =
-      Set.of(DeltaAction.ADD, DeltaAction.REMOVE, DeltaAction.METADATA, DeltaAction.PROTOCOL);
 
   private TableChanges() {}
 
@@ -45,7 +39,8 @@ public final class TableChanges {
       Engine engine, CommitRange commits, String root, WatermarkColumn watermark) {
     URI tableRoot = URI.create(root);
     List<VersionChange> changes = new ArrayList<>();
-    try (CloseableIterator<CommitActions> versions = commits.getCommitActions(engine, ACTIONS)) {
+    try (CloseableIterator<CommitActions> versions =
+        KernelLog.commitActions(commits, engine, false)) {
       while (versions.hasNext()) {
         try (CommitActions commit = versions.next()) {
           changes.add(change(commit, tableRoot, watermark));
@@ -78,13 +73,13 @@ public final class TableChanges {
           while (rows.hasNext()) {
             Row row = rows.next();
             if (!row.isNullAt(addIndex)) {
-              AddFile add = new AddFile(row.getStruct(addIndex));
-              if (add.getDataChange()) {
+              AddAction add = AddAction.of(row.getStruct(addIndex));
+              if (add.dataChange()) {
                 added.add(ReadFile.of(add, root, version, watermark));
               }
             } else if (!row.isNullAt(removeIndex)) {
-              RemoveFile remove = new RemoveFile(row.getStruct(removeIndex));
-              if (remove.getDataChange()) {
+              RemoveAction remove = RemoveAction.of(row.getStruct(removeIndex));
+              if (remove.dataChange()) {
                 removed.add(removed(remove, root, version));
               }
             } else if (!row.isNullAt(metadataIndex)) {
@@ -97,19 +92,16 @@ public final class TableChanges {
     return new VersionChange(version, commit.getTimestamp(), added, removed, metadata);
   }
 
-  private static ReadFile removed(RemoveFile remove, URI root, long version) {
+  private static ReadFile removed(RemoveAction remove, URI root, long version) {
     // Partition values are optional in a remove action: the file's directories name them too.
     Map<String, String> partitionValues =
-        remove
-            .getPartitionValues()
-            .map(VectorUtils::<String, String>toJavaMap)
-            .orElseGet(() -> PartitionValues.fromPath(remove.getPath()));
+        remove.partitionValues().orElseGet(() -> PartitionValues.fromPath(remove.path()));
     return new ReadFile(
-        ReadFile.absolute(root, remove.getPath()),
-        remove.getSize().orElse(-1L),
+        ReadFile.absolute(root, remove.path()),
+        remove.size().orElse(-1L),
         0,
         partitionValues,
-        remove.getDeletionVector().map(DeletionVectors::fromKernel).orElse(null),
+        remove.deletionVector().orElse(null),
         version,
         WatermarkColumn.UNKNOWN);
   }

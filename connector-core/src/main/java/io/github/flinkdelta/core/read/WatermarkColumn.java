@@ -2,14 +2,14 @@ package io.github.flinkdelta.core.read;
 
 import io.delta.kernel.expressions.Column;
 import io.delta.kernel.expressions.Literal;
-import io.delta.kernel.internal.actions.AddFile;
-import io.delta.kernel.internal.util.ColumnMapping;
 import io.delta.kernel.statistics.DataFileStatistics;
 import io.delta.kernel.types.DataType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
+import io.github.flinkdelta.core.kernel.AddAction;
+import io.github.flinkdelta.core.kernel.ColumnMappings;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Optional;
@@ -65,18 +65,18 @@ public record WatermarkColumn(String name, String physicalName, boolean withoutT
               field.getName(), tableName, type));
     }
     return new WatermarkColumn(
-        field.getName(), ColumnMapping.getPhysicalName(field), type instanceof TimestampNTZType);
+        field.getName(), ColumnMappings.physicalName(field), type instanceof TimestampNTZType);
   }
 
   /**
    * The least value of this column in the file of {@code add}, in milliseconds since the epoch, or
    * {@link #UNKNOWN} when the file has no statistics of it (or only nulls).
    */
-  public long minMillis(AddFile add) {
+  public long minMillis(AddAction add) {
     DataType type = withoutTimeZone ? TimestampNTZType.TIMESTAMP_NTZ : TimestampType.TIMESTAMP;
     Optional<DataFileStatistics> stats;
     try {
-      stats = add.getStats(new StructType().add(physicalName, type));
+      stats = add.stats(new StructType().add(physicalName, type));
     } catch (RuntimeException e) {
       // Statistics another writer got wrong only cost this file its place in the order.
       return UNKNOWN;

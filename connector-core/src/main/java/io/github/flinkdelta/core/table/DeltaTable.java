@@ -3,8 +3,6 @@ package io.github.flinkdelta.core.table;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.exceptions.ConcurrentWriteException;
-import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.github.flinkdelta.core.catalog.TableDefinition;
@@ -12,13 +10,20 @@ import io.github.flinkdelta.core.catalog.TableHistory;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.checkpoint.DeltaCheckpoints;
+import io.github.flinkdelta.core.commit.CommitChecks;
+import io.github.flinkdelta.core.commit.CommitOutcome;
+import io.github.flinkdelta.core.commit.ReloadPolicy;
+import io.github.flinkdelta.core.commit.RewrittenFileException;
+import io.github.flinkdelta.core.commit.SnapshotCache;
+import io.github.flinkdelta.core.commit.TableCommitter;
 import io.github.flinkdelta.core.config.SchemaEvolution;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
-import io.github.flinkdelta.core.deletion.DeletionVectorReader;
 import io.github.flinkdelta.core.deletion.RowPositions;
-import io.github.flinkdelta.core.maintenance.CompactionOptions;
-import io.github.flinkdelta.core.maintenance.CompactionResult;
-import io.github.flinkdelta.core.maintenance.VacuumResult;
+import io.github.flinkdelta.core.kernel.WriterFeatures;
+import io.github.flinkdelta.core.keys.TableKeyReader;
+import io.github.flinkdelta.core.keys.TableKeys;
+import io.github.flinkdelta.core.log.LoggedVersions;
+import io.github.flinkdelta.core.maintenance.TableMaintenance;
 import io.github.flinkdelta.core.schema.FileLayouts;
 import io.github.flinkdelta.core.schema.SchemaChanges;
 import io.github.flinkdelta.core.schema.SchemaMerge;
@@ -27,27 +32,15 @@ import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.upsert.KeyChanges;
 import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.upsert.LiveRowConsumer;
-import io.github.flinkdelta.core.upsert.MovedRowConsumer;
 import io.github.flinkdelta.core.upsert.UpsertTables;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileLayout;
-import io.github.flinkdelta.core.write.FileWriteOptions;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A Delta table as the connector sees it: opened (or created) once, its latest snapshot kept in
@@ -59,21 +52,13 @@ import org.slf4j.LoggerFactory;
 @Internal
 public final class DeltaTable implements AutoCloseable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(DeltaTable.class);
-
-  /** Schema changes of one evolution tried again after another writer changed the table. */
-  static final int MAX_EVOLUTION_ATTEMPTS = 5;
-
-  static final String TYPE_WIDENING = "delta.enableTypeWidening";
-
-  static final String COLUMN_MAPPING_MODE = "delta.columnMapping.mode";
-
-  static final String MAX_COLUMN_ID = "delta.columnMapping.maxColumnId";
-
   private final TableLocator locator;
   private final Configuration storageConf;
   private final SnapshotCache snapshots;
   private final TableCommitter committer;
+  private final TableMaintenance maintenance;
+  private final MetadataUpdates metadata;
+  private final TableKeyReader keyReader;
   private final Engine engine;
   private final StorageScopes.Lease storage;
 
@@ -99,6 +84,24 @@ public final class DeltaTable implements AutoCloseable {
             maxCommitRetries,
             storageConf,
             new LoggedVersions(engine, snapshots.current().getPath(), this::history));
+    this.maintenance =
+        new TableMaintenance(
+            locator.name(),
+            locator.path(),
+            engine,
+            snapshots,
+            committer,
+            storageConf,
+            this::history);
+    this.metadata = new MetadataUpdates(locator.name(), snapshots, committer, this::definition);
+    this.keyReader =
+        new TableKeyReader(
+            locator.name(),
+            engine,
+            storageConf,
+            snapshots::current,
+            snapshots::reload,
+            this::history);
   }
 
   private TableHistory history() {
@@ -242,10 +245,7 @@ public final class DeltaTable implements AutoCloseable {
    * @throws IllegalArgumentException naming the table property that stands in the way
    */
   public void checkUpserts() {
-    List<String> problems = UpsertTables.problems(name(), snapshots.current().getTableProperties());
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException(String.join("\n", problems));
-    }
+    metadata.checkUpserts();
   }
 
   /**
@@ -256,13 +256,7 @@ public final class DeltaTable implements AutoCloseable {
    * @throws IllegalArgumentException naming the table property that stands in the way
    */
   public long enableUpserts() {
-    checkUpserts();
-    if (UpsertTables.deletionVectorsOn(snapshots.current().getTableProperties())) {
-      return -1;
-    }
-    long version = updateProperties(Map.of(UpsertTables.DELETION_VECTORS, "true"));
-    LOG.info("Enabled deletion vectors on {} in version {} for upserts", name(), version);
-    return version;
+    return metadata.enableUpserts();
   }
 
   /**
@@ -278,20 +272,13 @@ public final class DeltaTable implements AutoCloseable {
   /**
    * What the versions after {@code fromVersion} through the latest did to the rows of the keys
    * {@code ownKey} accepts, for an upsert writer whose key index has taken in the table up to
-   * {@code fromVersion} ({@link KeyChangeReader}): the latest snapshot is loaded first.
+   * {@code fromVersion} ({@link TableKeyReader}): the latest snapshot is loaded first.
    *
    * @param appId the sink's app id, whose versions are only named; null when unknown
    */
   public KeyChanges keyChanges(
       long fromVersion, KeyColumns keys, Predicate<String> ownKey, String appId) {
-    Snapshot latest = snapshots.reload();
-    return new KeyChangeReader(engine, latest, storageConf, keys, ownKey)
-        .read(
-            history(),
-            fromVersion,
-            latest.getVersion(),
-            appId,
-            appId == null ? UpsertTables.rewriteAppId("") : UpsertTables.rewriteAppId(appId));
+    return keyReader.keyChanges(fromVersion, keys, ownKey, appId);
   }
 
   /**
@@ -299,164 +286,19 @@ public final class DeltaTable implements AutoCloseable {
    * writer's key index at {@code version} can follow it; false when log cleanup removed some.
    */
   public boolean logReadableAfter(long version) {
-    Snapshot latest = snapshots.reload();
-    if (latest.getVersion() <= version) {
-      return true;
-    }
-    try {
-      history().commits(engine, version + 1, latest.getVersion());
-      return true;
-    } catch (KernelException e) {
-      LOG.info(
-          "The log of {} no longer holds versions {} to {}: {}",
-          name(),
-          version + 1,
-          latest.getVersion(),
-          e.getMessage());
-      return false;
-    }
+    return keyReader.logReadableAfter(version);
   }
 
   /** The rows the deletion vector {@code vector} of one of this table's files deletes. */
   public RowPositions deletedRows(DeletionVectorDescriptor vector) {
-    try {
-      return DeletionVectorReader.read(storageConf, snapshots.current().getPath(), vector);
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "Cannot read deletion vector " + vector.uniqueId() + " of " + name(), e);
-    }
+    return keyReader.deletedRows(vector);
   }
 
   /**
-   * Compacts the table once: small files, and files with many deleted rows, rewritten per partition
-   * into files near the target size, in one version with {@code dataChange = false} (see {@link
-   * TableCompaction} for what happens when another writer commits meanwhile).
-   *
-   * @param appId the transaction id the rewrite commits under; each run's version is the table
-   *     version it planned on
+   * Compactions and vacuums of this table, through its committer (see {@link TableMaintenance}).
    */
-  public CompactionResult compact(CompactionOptions options, String appId) {
-    return compaction().run(options, writeOptionsFor(options), appId);
-  }
-
-  /**
-   * Plans a compaction on the latest version and writes its files, without committing them.
-   *
-   * @param writeOptions how the new files are written; their target size is the compaction's
-   * @return empty when nothing is worth rewriting
-   */
-  public Optional<PreparedCompaction> prepareCompaction(
-      CompactionOptions options, FileWriteOptions writeOptions) {
-    return compaction().prepare(options, writeOptions);
-  }
-
-  /**
-   * Plans a compaction of an upsert sink writer's own files, those whose path (relative to the
-   * table root) {@code ownFile} accepts, on version {@code version} (one the writer's key index has
-   * taken in; the latest when it is later), and writes its files under {@code prefix}, without
-   * committing them: {@code moved} learns each row's key and old and new place, so that the writer
-   * can move its key index. The writer's next checkpoint commits the rewrite.
-   */
-  public Optional<PreparedCompaction> prepareCompactionOfOwnFiles(
-      long version,
-      CompactionOptions options,
-      FileWriteOptions writeOptions,
-      Predicate<String> ownFile,
-      String prefix,
-      KeyColumns keys,
-      MovedRowConsumer moved) {
-    Snapshot latest = snapshots.reload();
-    Snapshot snapshot =
-        version >= latest.getVersion() ? latest : history().atVersion(engine, version);
-    return compaction()
-        .prepare(
-            snapshot,
-            options,
-            writeOptions,
-            new TableCompaction.Scope(
-                ownFile,
-                prefix,
-                Objects.requireNonNull(keys, "keys"),
-                Objects.requireNonNull(moved, "moved")));
-  }
-
-  /**
-   * Commits a compaction another handle of this table prepared, under transaction id {@code appId};
-   * when a commit since its plan changed one of its files, nothing lands and its files are deleted
-   * ({@link CompactionResult#committed} false).
-   */
-  public CompactionResult commitCompaction(PreparedCompaction prepared, String appId) {
-    return compaction().commit(prepared, appId, 1);
-  }
-
-  /** Deletes the files of a compaction that will not be committed. */
-  public void discardCompaction(PreparedCompaction prepared) {
-    compaction().discard(prepared);
-  }
-
-  TableCompaction compaction() {
-    return new TableCompaction(name(), engine, snapshots, committer, storageConf);
-  }
-
-  static FileWriteOptions writeOptionsFor(CompactionOptions options) {
-    return FileWriteOptions.from(new org.apache.flink.configuration.Configuration())
-        .withTargetFileSize(options.targetFileSizeBytes());
-  }
-
-  /**
-   * Deletes the files under the table's directory that no version within {@code retention}
-   * references (see {@link TableVacuum}): files of writer attempts that never committed, and files
-   * that versions older than the retention removed; then the expired log files.
-   *
-   * @param dryRun only list the files
-   * @throws IllegalArgumentException for a catalog-managed table, a table feature the vacuum does
-   *     not know, or a retention shorter than the table's {@code
-   *     delta.deletedFileRetentionDuration}
-   */
-  public VacuumResult vacuum(Duration retention, boolean dryRun) {
-    return TableVacuum.run(
-        name(),
-        engine,
-        snapshots.reload(),
-        storageConf,
-        retention,
-        dryRun,
-        System.currentTimeMillis());
-  }
-
-  /**
-   * How long a vacuum spares files that no version within it references, as the table's {@code
-   * delta.deletedFileRetentionDuration} says (7 days when it says nothing, or nothing readable).
-   */
-  public Duration fileRetention() {
-    try {
-      return TableVacuum.retentionOf(
-          name(),
-          snapshots.current().getTableProperties().get(TableVacuum.FILE_RETENTION),
-          TableVacuum.DEFAULT_FILE_RETENTION);
-    } catch (IllegalArgumentException e) {
-      return TableVacuum.DEFAULT_FILE_RETENTION;
-    }
-  }
-
-  /**
-   * The paths of {@code files} (relative to the table root) that are not on storage: files of a
-   * checkpoint restored after a vacuum whose retention was shorter than the job's downtime.
-   */
-  public List<String> missing(Iterable<DataFile> files) {
-    List<String> missing = new ArrayList<>();
-    Path root = new Path(path());
-    try {
-      FileSystem fs = root.getFileSystem(storageConf);
-      for (DataFile file : files) {
-        if (!fs.exists(new Path(root, file.path()))) {
-          missing.add(file.path());
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot look for the data files of " + name(), e);
-    }
-    return missing;
+  public TableMaintenance maintenance() {
+    return maintenance;
   }
 
   /**
@@ -487,24 +329,7 @@ public final class DeltaTable implements AutoCloseable {
       List<String> expectedPartitionColumns,
       SchemaEvolution mode,
       boolean enableColumnMapping) {
-    for (int attempt = 1; ; attempt++) {
-      SchemaMerge merge =
-          SchemaMerge.of(name(), definition(), rowType, expectedPartitionColumns, mode);
-      if (!merge.changesTable()) {
-        return merge;
-      }
-      try {
-        long version = evolveSchema(merge.schema(), enableColumnMapping, merge.changes());
-        LOG.info("Evolved {} at version {}: {}", name(), version, merge.changes());
-        return merge;
-      } catch (ConcurrentWriteException e) {
-        // Another writer changed the table meanwhile: merge again with what it is now.
-        if (attempt >= MAX_EVOLUTION_ATTEMPTS) {
-          throw e;
-        }
-        snapshots.reload();
-      }
-    }
+    return metadata.evolveFor(rowType, expectedPartitionColumns, mode, enableColumnMapping);
   }
 
   /**
@@ -517,34 +342,7 @@ public final class DeltaTable implements AutoCloseable {
    * @throws IllegalStateException when the table has no column mapping and may not get it
    */
   public long evolveSchema(StructType schema, boolean enableColumnMapping) {
-    return evolveSchema(schema, enableColumnMapping, List.of());
-  }
-
-  private long evolveSchema(StructType schema, boolean enableColumnMapping, List<String> changes) {
-    Map<String, String> properties = snapshots.current().getTableProperties();
-    String mode = properties.getOrDefault(COLUMN_MAPPING_MODE, "none");
-    if ("none".equalsIgnoreCase(mode)) {
-      if (!enableColumnMapping) {
-        throw new IllegalStateException(TableErrors.columnMappingNeeded(name(), changes));
-      }
-      long upgraded = committer.updateMetadata(null, Map.of(COLUMN_MAPPING_MODE, "name"));
-      LOG.info("Upgraded {} to column mapping mode 'name' at version {}", name(), upgraded);
-      // The upgrade gave every column a physical name and id: carry them into the new schema.
-      schema = SchemaChanges.withColumnMappingOf(schema, snapshots.current().getSchema());
-    }
-    // Kernel would give new columns their logical names as physical names, which a dropped or
-    // renamed column's files may still hold: each gets a name and an id of its own instead.
-    schema =
-        SchemaChanges.withNewColumnsMapped(
-            schema,
-            Long.parseLong(
-                snapshots.current().getTableProperties().getOrDefault(MAX_COLUMN_ID, "0")));
-    boolean typesChange = SchemaChanges.changesTypes(snapshots.current().getSchema(), schema);
-    Map<String, String> widening =
-        typesChange && !"true".equalsIgnoreCase(properties.get(TYPE_WIDENING))
-            ? Map.of(TYPE_WIDENING, "true")
-            : Map.of();
-    return committer.updateMetadata(schema, widening);
+    return metadata.evolveSchema(schema, enableColumnMapping, List.of());
   }
 
   /**

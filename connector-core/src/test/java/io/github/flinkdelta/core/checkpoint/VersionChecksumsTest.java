@@ -46,7 +46,10 @@ class VersionChecksumsTest {
       }
       // A compaction removes the five files and adds one: the checksum follows removals too.
       assertThat(
-              table.compact(new CompactionOptions(128L << 20, 2, 1L << 40, 0.2), "c").committed())
+              table
+                  .maintenance()
+                  .compact(new CompactionOptions(128L << 20, 2, 1L << 40, 0.2), "c")
+                  .committed())
           .isTrue();
 
       long latest = table.snapshot().getVersion();

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
+import io.github.flinkdelta.core.commit.CommitOutcome;
+import io.github.flinkdelta.core.commit.SchemaChangedException;
 import io.github.flinkdelta.core.config.SchemaEvolution;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.testing.DeltaTableReader;

@@ -2,6 +2,7 @@ package io.github.flinkdelta.core.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkdelta.core.keys.TableKeyReader;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.testing.TestTables;
 import io.github.flinkdelta.core.upsert.FileDeletes;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A key index follows the table's log ({@link KeyChangeReader}, {@link IndexCatchUp}): what other
+ * A key index follows the table's log ({@link TableKeyReader}, {@link IndexCatchUp}): what other
  * writers did after the index's version is applied to it, reading only the files they changed; the
  * sink's own versions change nothing in it.
  */
@@ -56,7 +57,10 @@ class IndexFollowsTheLogTest {
 
       // Another writer compacts the two files into one (OPTIMIZE).
       try (DeltaTable other = TestTables.open(path)) {
-        assertThat(other.compact(new CompactionOptions(128L << 20, 2, 1L << 30, 0.2), "other"))
+        assertThat(
+                other
+                    .maintenance()
+                    .compact(new CompactionOptions(128L << 20, 2, 1L << 30, 0.2), "other"))
             .matches(result -> result.committed());
       }
 
@@ -213,7 +217,10 @@ class IndexFollowsTheLogTest {
           table.commit("app", 2, TestTables.writeFiles(path, type, List.of("region"), rows2)));
       long version = table.snapshot().getVersion();
       try (DeltaTable other = TestTables.open(path)) {
-        assertThat(other.compact(new CompactionOptions(128L << 20, 2, 1L << 30, 0.2), "other"))
+        assertThat(
+                other
+                    .maintenance()
+                    .compact(new CompactionOptions(128L << 20, 2, 1L << 30, 0.2), "other"))
             .matches(result -> result.committed());
       }
 

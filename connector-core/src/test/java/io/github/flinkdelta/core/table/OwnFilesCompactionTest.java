@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.flinkdelta.core.commit.CommitOutcome;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
+import io.github.flinkdelta.core.maintenance.PreparedCompaction;
 import io.github.flinkdelta.core.testing.CommitFaults;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.core.testing.FaultyPathTable;
@@ -77,6 +79,7 @@ class OwnFilesCompactionTest {
       MovedRows moved = new MovedRows();
       PreparedCompaction prepared =
           table
+              .maintenance()
               .prepareCompactionOfOwnFiles(
                   Long.MAX_VALUE,
                   OPTIONS,
@@ -313,6 +316,7 @@ class OwnFilesCompactionTest {
     MovedRows moved = new MovedRows();
     PreparedCompaction prepared =
         table
+            .maintenance()
             .prepareCompactionOfOwnFiles(
                 Long.MAX_VALUE,
                 OPTIONS,

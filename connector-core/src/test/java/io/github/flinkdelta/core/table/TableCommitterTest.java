@@ -3,11 +3,12 @@ package io.github.flinkdelta.core.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.delta.kernel.types.StructType;
+import io.github.flinkdelta.core.commit.CommitOutcome;
+import io.github.flinkdelta.core.commit.CommitOutcome.AlreadyCommitted;
+import io.github.flinkdelta.core.commit.CommitOutcome.Committed;
+import io.github.flinkdelta.core.commit.CommitOutcome.Conflicted;
+import io.github.flinkdelta.core.commit.CommitOutcome.Failed;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
-import io.github.flinkdelta.core.table.CommitOutcome.AlreadyCommitted;
-import io.github.flinkdelta.core.table.CommitOutcome.Committed;
-import io.github.flinkdelta.core.table.CommitOutcome.Conflicted;
-import io.github.flinkdelta.core.table.CommitOutcome.Failed;
 import io.github.flinkdelta.core.testing.CanonicalRows;
 import io.github.flinkdelta.core.testing.CommitFaults;
 import io.github.flinkdelta.core.testing.CommitFaults.Fault;

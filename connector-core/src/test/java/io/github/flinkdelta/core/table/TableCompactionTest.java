@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.maintenance.CompactionResult;
+import io.github.flinkdelta.core.maintenance.TableMaintenance;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.core.testing.TestTables;
 import io.github.flinkdelta.core.upsert.FileDeletes;
@@ -88,7 +89,7 @@ class TableCompactionTest {
       commitFiles(table, path, 10, 20);
       List<List<Object>> before = DeltaTableReader.readAll(path);
 
-      CompactionResult result = table.compact(OPTIONS, "compaction");
+      CompactionResult result = table.maintenance().compact(OPTIONS, "compaction");
 
       assertThat(result.filesRemoved()).isEqualTo(10);
       assertThat(result.filesAdded()).isEqualTo(1);
@@ -117,7 +118,7 @@ class TableCompactionTest {
       List<List<Object>> before = DeltaTableReader.readAll(path);
       assertThat(DeltaTableReader.fileCount(path)).isEqualTo(18);
 
-      CompactionResult result = table.compact(OPTIONS, "compaction");
+      CompactionResult result = table.maintenance().compact(OPTIONS, "compaction");
 
       assertThat(result.filesRemoved()).isEqualTo(18);
       assertThat(result.filesAdded()).isEqualTo(3);
@@ -141,7 +142,7 @@ class TableCompactionTest {
       List<List<Object>> before = DeltaTableReader.readAll(path);
       assertThat(before).hasSize(46);
 
-      CompactionResult result = table.compact(OPTIONS, "compaction");
+      CompactionResult result = table.maintenance().compact(OPTIONS, "compaction");
 
       assertThat(result.rowsWritten()).isEqualTo(46);
       assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(before);
@@ -161,7 +162,7 @@ class TableCompactionTest {
       commitFiles(table, path, 5, 3);
       List<List<Object>> before = DeltaTableReader.readAll(path);
 
-      CompactionResult result = table.compact(OPTIONS, "compaction");
+      CompactionResult result = table.maintenance().compact(OPTIONS, "compaction");
 
       assertThat(result.filesAdded()).isEqualTo(3);
       assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(before);
@@ -183,6 +184,7 @@ class TableCompactionTest {
 
       CompactionResult result =
           table
+              .maintenance()
               .compaction()
               .beforeEachCommit(
                   () -> {
@@ -190,7 +192,7 @@ class TableCompactionTest {
                       appendRows(other, path, 100, 7);
                     }
                   })
-              .run(OPTIONS, DeltaTable.writeOptionsFor(OPTIONS), "compaction");
+              .run(OPTIONS, TableMaintenance.writeOptionsFor(OPTIONS), "compaction");
 
       assertThat(fired).hasValue(1);
       assertThat(result.attempts()).isEqualTo(1);
@@ -211,6 +213,7 @@ class TableCompactionTest {
 
       CompactionResult result =
           table
+              .maintenance()
               .compaction()
               .beforeEachCommit(
                   () -> {
@@ -222,7 +225,7 @@ class TableCompactionTest {
                           other.commit("other", 1, List.of(), deletes(files.get(2), 4)));
                     }
                   })
-              .run(OPTIONS, DeltaTable.writeOptionsFor(OPTIONS), "compaction");
+              .run(OPTIONS, TableMaintenance.writeOptionsFor(OPTIONS), "compaction");
 
       assertThat(fired).hasValue(2);
       assertThat(result.attempts()).isEqualTo(2);
@@ -246,14 +249,15 @@ class TableCompactionTest {
 
       CompactionResult second =
           table
+              .maintenance()
               .compaction()
               .beforeEachCommit(
                   () -> {
                     if (fired.getAndIncrement() == 0) {
-                      first[0] = other.compact(OPTIONS, "other-compaction");
+                      first[0] = other.maintenance().compact(OPTIONS, "other-compaction");
                     }
                   })
-              .run(OPTIONS, DeltaTable.writeOptionsFor(OPTIONS), "compaction");
+              .run(OPTIONS, TableMaintenance.writeOptionsFor(OPTIONS), "compaction");
 
       assertThat(first[0].filesRemoved()).isEqualTo(6);
       assertThat(second.committed()).isFalse();
@@ -271,7 +275,7 @@ class TableCompactionTest {
       commitFiles(table, path, 5, 4);
       List<List<Object>> before = DeltaTableReader.readAll(path);
 
-      CompactionResult result = table.compact(OPTIONS, "compaction");
+      CompactionResult result = table.maintenance().compact(OPTIONS, "compaction");
 
       assertThat(result.filesRemoved()).isEqualTo(5);
       assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrderElementsOf(before);
@@ -287,8 +291,8 @@ class TableCompactionTest {
       Map<Long, List<Long>> before = rowTracking(path);
       assertThat(before).hasSize(30);
 
-      CompactionResult result = table.compact(OPTIONS, "compaction");
-      CompactionResult again = table.compact(OPTIONS, "compaction");
+      CompactionResult result = table.maintenance().compact(OPTIONS, "compaction");
+      CompactionResult again = table.maintenance().compact(OPTIONS, "compaction");
 
       assertThat(result.filesRemoved()).isEqualTo(15);
       assertThat(rowTracking(path)).isEqualTo(before);
@@ -304,7 +308,7 @@ class TableCompactionTest {
       }
       Map<Long, List<Long>> grown = rowTracking(path);
       assertThat(grown).hasSize(60).containsAllEntriesOf(before);
-      table.compact(OPTIONS, "compaction");
+      table.maintenance().compact(OPTIONS, "compaction");
       assertThat(rowTracking(path)).isEqualTo(grown);
     }
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkdelta.core.checkpoint.DeltaCheckpoints;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
+import io.github.flinkdelta.core.maintenance.TableVacuum;
 import io.github.flinkdelta.core.maintenance.VacuumResult;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.core.testing.TestTables;
@@ -57,13 +58,13 @@ class TableVacuumTest {
       List<DataFile> youngOrphan = writeRows(path, 300, 5);
       List<List<Object>> rows = DeltaTableReader.readAll(path);
 
-      VacuumResult dryRun = table.vacuum(WEEK, true);
+      VacuumResult dryRun = table.maintenance().vacuum(WEEK, true);
 
       assertThat(dryRun.deleted())
           .containsExactlyInAnyOrderElementsOf(oldOrphans.stream().map(DataFile::path).toList());
       assertThat(dataFiles()).hasSize(6);
 
-      VacuumResult done = table.vacuum(WEEK, false);
+      VacuumResult done = table.maintenance().vacuum(WEEK, false);
 
       assertThat(done.deleted()).containsExactlyInAnyOrderElementsOf(dryRun.deleted());
       assertThat(dataFiles())
@@ -87,13 +88,16 @@ class TableVacuumTest {
       deletes.add(FileIds.of(files.get(0).path()), 3);
       TestTables.committed(table.commit("app", 6, List.of(), deletes));
       long compacted =
-          table.compact(new CompactionOptions(128L << 20, 5, 1L << 40, 0.2), "c").version();
+          table
+              .maintenance()
+              .compact(new CompactionOptions(128L << 20, 5, 1L << 40, 0.2), "c")
+              .version();
       ageEveryDataFile();
       List<List<Object>> rows = DeltaTableReader.readAll(path);
       assertThat(rows).hasSize(49);
 
       // The compaction's version is young: the files it removed, and their vector, stay.
-      assertThat(table.vacuum(WEEK, false).deleted()).isEmpty();
+      assertThat(table.maintenance().vacuum(WEEK, false).deleted()).isEmpty();
       assertThat(compacted).isEqualTo(7);
 
       // Once every version that removed them is older than the retention, they go.
@@ -139,7 +143,7 @@ class TableVacuumTest {
       }
       List<List<Object>> rows = DeltaTableReader.readAll(path);
 
-      VacuumResult result = table.vacuum(WEEK, false);
+      VacuumResult result = table.maintenance().vacuum(WEEK, false);
 
       assertThat(result.logFilesDeleted()).isPositive();
       assertThat(Files.exists(dir.resolve("t/_delta_log").resolve(String.format("%020d.json", 0))))
@@ -153,7 +157,7 @@ class TableVacuumTest {
   void aRetentionShorterThanTheTablesIsRefusedAndTheTablesOwnIsHonoured() throws Exception {
     String path = dir.resolve("t").toUri().toString();
     try (DeltaTable table = create(path, Map.of())) {
-      assertThatThrownBy(() -> table.vacuum(Duration.ofDays(1), false))
+      assertThatThrownBy(() -> table.maintenance().vacuum(Duration.ofDays(1), false))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining(path.replaceAll("/$", ""))
           .hasMessageContaining("delta.deletedFileRetentionDuration")
@@ -162,8 +166,8 @@ class TableVacuumTest {
     String shorter = dir.resolve("s").toUri().toString();
     try (DeltaTable table =
         create(shorter, Map.of("delta.deletedFileRetentionDuration", "interval 2 days"))) {
-      assertThat(table.vacuum(Duration.ofDays(2), true).deleted()).isEmpty();
-      assertThatThrownBy(() -> table.vacuum(Duration.ofHours(47), true))
+      assertThat(table.maintenance().vacuum(Duration.ofDays(2), true).deleted()).isEmpty();
+      assertThatThrownBy(() -> table.maintenance().vacuum(Duration.ofHours(47), true))
           .hasMessageContaining("PT48H");
     }
   }
@@ -177,7 +181,7 @@ class TableVacuumTest {
       List<DataFile> first = writeRows(path, 0, 10);
       TestTables.committed(table.commit("app", 1, first));
       TestTables.committed(table.commit("app", 2, writeRows(path, 10, 10)));
-      table.compact(new CompactionOptions(128L << 20, 2, 1L << 40, 0.2), "c");
+      table.maintenance().compact(new CompactionOptions(128L << 20, 2, 1L << 40, 0.2), "c");
       TestTables.commitOneRow(TYPE, table, checkpoints, 4);
       // The commits before the checkpoint are gone (log cleanup); the compaction's tombstones
       // live on in the checkpoint, young.
@@ -186,7 +190,7 @@ class TableVacuumTest {
       }
       ageEveryDataFile();
 
-      assertThat(table.vacuum(WEEK, true).deleted())
+      assertThat(table.maintenance().vacuum(WEEK, true).deleted())
           .as("files the compaction removed a moment ago")
           .doesNotContain(first.get(0).path());
     }
@@ -211,7 +215,8 @@ class TableVacuumTest {
       ageEveryDataFile();
 
       assertThat(orphans.get(0).path()).startsWith("_p=1/");
-      assertThat(table.vacuum(WEEK, true).deleted()).containsExactly(orphans.get(0).path());
+      assertThat(table.maintenance().vacuum(WEEK, true).deleted())
+          .containsExactly(orphans.get(0).path());
     }
   }
 
@@ -225,7 +230,7 @@ class TableVacuumTest {
       TestTables.committed(inner.commit("app", 1, writeRows(nested, 0, 5)));
       ageEveryDataFile();
 
-      assertThat(table.vacuum(WEEK, true).deleted()).isEmpty();
+      assertThat(table.maintenance().vacuum(WEEK, true).deleted()).isEmpty();
     }
     assertThat(DeltaTableReader.readAll(nested)).hasSize(5);
   }

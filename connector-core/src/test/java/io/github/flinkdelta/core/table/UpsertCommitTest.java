@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.flinkdelta.core.commit.CommitOutcome;
+import io.github.flinkdelta.core.commit.RewrittenFileException;
+import io.github.flinkdelta.core.commit.SchemaChangedException;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.core.testing.TestTables;
 import io.github.flinkdelta.core.upsert.FileDeletes;

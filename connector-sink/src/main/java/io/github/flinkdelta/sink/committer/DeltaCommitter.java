@@ -1,13 +1,13 @@
 package io.github.flinkdelta.sink.committer;
 
 import io.github.flinkdelta.core.checkpoint.DeltaCheckpoints;
-import io.github.flinkdelta.core.table.CommitOutcome;
-import io.github.flinkdelta.core.table.CommitOutcome.AlreadyCommitted;
-import io.github.flinkdelta.core.table.CommitOutcome.Committed;
-import io.github.flinkdelta.core.table.CommitOutcome.Conflicted;
-import io.github.flinkdelta.core.table.CommitOutcome.Failed;
+import io.github.flinkdelta.core.commit.CommitOutcome;
+import io.github.flinkdelta.core.commit.CommitOutcome.AlreadyCommitted;
+import io.github.flinkdelta.core.commit.CommitOutcome.Committed;
+import io.github.flinkdelta.core.commit.CommitOutcome.Conflicted;
+import io.github.flinkdelta.core.commit.CommitOutcome.Failed;
+import io.github.flinkdelta.core.commit.RewrittenFileException;
 import io.github.flinkdelta.core.table.DeltaTable;
-import io.github.flinkdelta.core.table.RewrittenFileException;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.sink.compaction.BackgroundCompaction;
 import io.github.flinkdelta.sink.internal.ConnectorClassLoader;
@@ -143,12 +143,12 @@ public final class DeltaCommitter implements Committer<DeltaCommittable> {
         restoredCheckpointId.isPresent()
             && committable.checkpointId() <= restoredCheckpointId.getAsLong();
     long age = System.currentTimeMillis() - committable.createdMillis();
-    boolean old = age > table().fileRetention().toMillis() / 2;
+    boolean old = age > table().maintenance().fileRetention().toMillis() / 2;
     if ((!replay && !old)
         || table().transactionVersion(committable.appId()) >= committable.checkpointId()) {
       return;
     }
-    List<String> missing = table.missing(committable.files());
+    List<String> missing = table.maintenance().missing(committable.files());
     if (!missing.isEmpty()) {
       throw new SuppressRestartsException(
           new IllegalStateException(

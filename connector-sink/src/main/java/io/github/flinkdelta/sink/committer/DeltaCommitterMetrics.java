@@ -1,7 +1,7 @@
 package io.github.flinkdelta.sink.committer;
 
 import io.github.flinkdelta.core.checkpoint.DeltaCheckpoints;
-import io.github.flinkdelta.core.table.CommitOutcome;
+import io.github.flinkdelta.core.commit.CommitOutcome;
 import io.github.flinkdelta.sink.compaction.BackgroundCompaction;
 import io.github.flinkdelta.sink.internal.DeltaSinkConfig;
 import java.time.Clock;

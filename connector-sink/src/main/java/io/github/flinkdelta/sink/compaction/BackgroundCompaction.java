@@ -3,8 +3,8 @@ package io.github.flinkdelta.sink.compaction;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.maintenance.CompactionResult;
 import io.github.flinkdelta.core.maintenance.CompactionTrigger;
+import io.github.flinkdelta.core.maintenance.PreparedCompaction;
 import io.github.flinkdelta.core.table.DeltaTable;
-import io.github.flinkdelta.core.table.PreparedCompaction;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.write.FileWriteOptions;
 import io.github.flinkdelta.sink.internal.BackgroundThreads;
@@ -101,7 +101,7 @@ public final class BackgroundCompaction implements AutoCloseable {
 
   private void commit(DeltaTable committed, PreparedCompaction prepared, String appId) {
     try {
-      CompactionResult result = committed.commitCompaction(prepared, appId);
+      CompactionResult result = committed.maintenance().commitCompaction(prepared, appId);
       if (result.committed()) {
         runs.inc();
         filesCompacted.inc(result.filesRemoved());
@@ -121,7 +121,8 @@ public final class BackgroundCompaction implements AutoCloseable {
     long started = System.nanoTime();
     boolean handedOver = false;
     try (var loader = ConnectorClassLoader.enter()) {
-      Optional<PreparedCompaction> prepared = table().prepareCompaction(options, writeOptions);
+      Optional<PreparedCompaction> prepared =
+          table().maintenance().prepareCompaction(options, writeOptions);
       lastDurationMs.set((System.nanoTime() - started) / 1_000_000);
       if (prepared.isPresent()) {
         ready.set(prepared.get());
@@ -161,7 +162,7 @@ public final class BackgroundCompaction implements AutoCloseable {
     try (var loader = ConnectorClassLoader.enter()) {
       PreparedCompaction pending = ready.getAndSet(null);
       if (pending != null && table != null) {
-        table.discardCompaction(pending);
+        table.maintenance().discardCompaction(pending);
       }
       if (table != null) {
         table.close();

@@ -2,8 +2,8 @@ package io.github.flinkdelta.sink.compaction;
 
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.maintenance.CompactionTrigger;
+import io.github.flinkdelta.core.maintenance.PreparedCompaction;
 import io.github.flinkdelta.core.table.DeltaTable;
-import io.github.flinkdelta.core.table.PreparedCompaction;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.upsert.MovedRows;
 import io.github.flinkdelta.core.write.FileIds;
@@ -176,6 +176,7 @@ public final class UpsertCompaction implements AutoCloseable {
     try (var loader = ConnectorClassLoader.enter()) {
       Optional<PreparedCompaction> prepared =
           table()
+              .maintenance()
               .prepareCompactionOfOwnFiles(
                   indexVersion,
                   options,
@@ -244,7 +245,7 @@ public final class UpsertCompaction implements AutoCloseable {
     try (var loader = ConnectorClassLoader.enter()) {
       Rewrite pending = ready.getAndSet(null);
       if (pending != null && table != null) {
-        table.discardCompaction(pending.prepared());
+        table.maintenance().discardCompaction(pending.prepared());
       }
       if (table != null) {
         table.close();

@@ -18,7 +18,7 @@ sealed interface MaintenanceAction extends Serializable {
   record Compact(CompactionOptions options, String appId) implements MaintenanceAction {
     @Override
     public String run(DeltaTable table) {
-      CompactionResult result = table.compact(options, appId);
+      CompactionResult result = table.maintenance().compact(options, appId);
       return result.committed()
           ? String.format(
               "compacted %d files (%d bytes) into %d (%d bytes) in version %d",
@@ -35,7 +35,7 @@ sealed interface MaintenanceAction extends Serializable {
   record Vacuum(Duration retention, boolean dryRun) implements MaintenanceAction {
     @Override
     public String run(DeltaTable table) {
-      VacuumResult result = table.vacuum(retention, dryRun);
+      VacuumResult result = table.maintenance().vacuum(retention, dryRun);
       StringBuilder line =
           new StringBuilder(
               String.format(

@@ -252,7 +252,9 @@ abstract class UnityCatalogContract {
                 HadoopConfigurations.of(storageOptions())))) {
       inJob = delta.transactionVersion(appId + ".compaction");
       standalone =
-          delta.compact(new CompactionOptions(128L << 20, 2, 1L << 30, 0.2), "contract-compaction");
+          delta
+              .maintenance()
+              .compact(new CompactionOptions(128L << 20, 2, 1L << 30, 0.2), "contract-compaction");
     }
 
     assertThat(injected.count()).isPositive();

@@ -67,14 +67,16 @@ class VacuumITCase {
     List<List<Object>> rows = DeltaTableReader.readAll(table);
 
     try (DeltaTable delta = open(table)) {
-      assertThat(delta.vacuum(WEEK, false).deleted()).as("young files stay").isEmpty();
+      assertThat(delta.maintenance().vacuum(WEEK, false).deleted())
+          .as("young files stay")
+          .isEmpty();
       ageDataFiles();
 
-      VacuumResult dryRun = delta.vacuum(WEEK, true);
+      VacuumResult dryRun = delta.maintenance().vacuum(WEEK, true);
       assertThat(new HashSet<>(dryRun.deleted())).isEqualTo(orphans);
       assertThat(filesOnDisk()).containsAll(orphans);
 
-      VacuumResult result = delta.vacuum(WEEK, false);
+      VacuumResult result = delta.maintenance().vacuum(WEEK, false);
 
       assertThat(new HashSet<>(result.deleted())).isEqualTo(orphans);
     }
@@ -92,7 +94,8 @@ class VacuumITCase {
     assertThat(pending).as("files of checkpoints not committed").isNotEmpty();
 
     try (DeltaTable delta = open(table)) {
-      assertThat(delta.vacuum(WEEK, false).deleted()).doesNotContainAnyElementsOf(pending);
+      assertThat(delta.maintenance().vacuum(WEEK, false).deleted())
+          .doesNotContainAnyElementsOf(pending);
     }
     StreamExecutionEnvironment env =
         FLINK.job().checkpointEveryMillis(100).restoredFrom(retained.toUri().toString()).env();
@@ -109,7 +112,7 @@ class VacuumITCase {
     long versions = DeltaTableReader.version(table);
     ageDataFiles();
     try (DeltaTable delta = open(table)) {
-      assertThat(delta.vacuum(WEEK, false).deleted()).isNotEmpty();
+      assertThat(delta.maintenance().vacuum(WEEK, false).deleted()).isNotEmpty();
     }
 
     StreamExecutionEnvironment env =

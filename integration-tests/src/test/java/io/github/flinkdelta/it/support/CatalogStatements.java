@@ -1,8 +1,8 @@
 package io.github.flinkdelta.it.support;
 
+import io.github.flinkdelta.core.commit.CommitOutcome;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
-import io.github.flinkdelta.core.table.CommitOutcome;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.upsert.FileDeletes;
@@ -96,7 +96,9 @@ public final class CatalogStatements {
     // A transaction of its own: the compaction's transaction version is the version it planned
     // on, which must not count as one of this writer's statements.
     var result =
-        delta.compact(new CompactionOptions(128L << 20, 2, 1L << 40, 0.2), appId + "/optimize");
+        delta
+            .maintenance()
+            .compact(new CompactionOptions(128L << 20, 2, 1L << 40, 0.2), appId + "/optimize");
     if (!result.committed()) {
       throw new IllegalStateException("the compaction met a commit of the job");
     }

@@ -133,10 +133,10 @@ class UpsertCompactionRaceITCase {
           running.set(true);
           if (run % 3 == 0) {
             // The compactor crashes after writing its files, before committing them.
-            if (delta.prepareCompaction(OPTIONS, WRITE_OPTIONS).isPresent()) {
+            if (delta.maintenance().prepareCompaction(OPTIONS, WRITE_OPTIONS).isPresent()) {
               crashed.incrementAndGet();
             }
-          } else if (delta.compact(OPTIONS, "race-compactor").committed()) {
+          } else if (delta.maintenance().compact(OPTIONS, "race-compactor").committed()) {
             committed.incrementAndGet();
           }
           running.set(false);

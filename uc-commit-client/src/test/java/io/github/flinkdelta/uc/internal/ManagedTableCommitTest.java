@@ -3,8 +3,8 @@ package io.github.flinkdelta.uc.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.github.flinkdelta.core.commit.CommitOutcome;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
-import io.github.flinkdelta.core.table.CommitOutcome;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.testing.CanonicalRows;
