@@ -7,21 +7,11 @@ import io.github.flinkdelta.testkit.CatalogState.CommitLog;
 import io.github.flinkdelta.testkit.CatalogState.Schema;
 import io.github.flinkdelta.testkit.CatalogState.Staging;
 import io.github.flinkdelta.testkit.CatalogState.Table;
-import io.unitycatalog.client.delta.model.DeltaAddCommitUpdate;
-import io.unitycatalog.client.delta.model.DeltaAssertEtag;
-import io.unitycatalog.client.delta.model.DeltaAssertTableUUID;
 import io.unitycatalog.client.delta.model.DeltaCreateStagingTableRequest;
 import io.unitycatalog.client.delta.model.DeltaCreateTableRequest;
 import io.unitycatalog.client.delta.model.DeltaCredentialOperation;
 import io.unitycatalog.client.delta.model.DeltaCredentialsResponse;
 import io.unitycatalog.client.delta.model.DeltaLoadTableResponse;
-import io.unitycatalog.client.delta.model.DeltaRemovePropertiesUpdate;
-import io.unitycatalog.client.delta.model.DeltaSetLatestBackfilledVersionUpdate;
-import io.unitycatalog.client.delta.model.DeltaSetPartitionColumnsUpdate;
-import io.unitycatalog.client.delta.model.DeltaSetPropertiesUpdate;
-import io.unitycatalog.client.delta.model.DeltaSetProtocolUpdate;
-import io.unitycatalog.client.delta.model.DeltaSetSchemaUpdate;
-import io.unitycatalog.client.delta.model.DeltaSetTableCommentUpdate;
 import io.unitycatalog.client.delta.model.DeltaStagingTableResponse;
 import io.unitycatalog.client.delta.model.DeltaStagingTableResponseRequiredProtocol;
 import io.unitycatalog.client.delta.model.DeltaStagingTableResponseSuggestedProtocol;
@@ -29,10 +19,7 @@ import io.unitycatalog.client.delta.model.DeltaStorageCredential;
 import io.unitycatalog.client.delta.model.DeltaStorageCredentialConfig;
 import io.unitycatalog.client.delta.model.DeltaStructType;
 import io.unitycatalog.client.delta.model.DeltaTableMetadata;
-import io.unitycatalog.client.delta.model.DeltaTableRequirement;
 import io.unitycatalog.client.delta.model.DeltaTableType;
-import io.unitycatalog.client.delta.model.DeltaTableUpdate;
-import io.unitycatalog.client.delta.model.DeltaUpdateTableRequest;
 import io.unitycatalog.client.model.ColumnInfo;
 import java.net.URI;
 import java.time.Clock;
@@ -165,81 +152,12 @@ final class DeltaRestApi {
 
   Object updateTable(ApiRequest request) {
     Table table = table(request);
-    DeltaUpdateTableRequest update = request.body(DeltaUpdateTableRequest.class);
-    List<DeltaTableUpdate> updates = update.getUpdates() == null ? List.of() : update.getUpdates();
-    if (updates.isEmpty()) {
-      throw UnityCatalogException.badRequest("At least one update is required.");
-    }
-    String uuid = null;
-    String etag = null;
-    for (DeltaTableRequirement requirement :
-        update.getRequirements() == null
-            ? List.<DeltaTableRequirement>of()
-            : update.getRequirements()) {
-      if (requirement instanceof DeltaAssertTableUUID assertUuid) {
-        uuid = String.valueOf(assertUuid.getUuid());
-      } else if (requirement instanceof DeltaAssertEtag assertEtag) {
-        etag = assertEtag.getEtag();
-      }
-    }
-    if (uuid == null) {
-      throw UnityCatalogException.badRequest("assert-table-uuid requirement is required.");
-    }
-    if (!uuid.equals(table.id())) {
-      throw UnityCatalogException.requirementConflict(
-          "Table " + table.fullName() + " has uuid " + table.id() + ", not " + uuid);
-    }
-    Commit commit = null;
-    Long backfilled = null;
-    Map<String, String> properties = new HashMap<>(table.properties());
-    JsonNode setColumns = null;
-    List<String> setPartitions = null;
-    String comment = table.comment();
-    JsonNode protocol = table.protocol();
-    boolean metadataChanged = false;
-    for (DeltaTableUpdate change : updates) {
-      if (change instanceof DeltaAddCommitUpdate add) {
-        if (commit != null) {
-          throw UnityCatalogException.badRequest("At most one add-commit is allowed per request.");
-        }
-        var c = add.getCommit();
-        if (c == null) {
-          throw UnityCatalogException.badRequest("add-commit needs a commit");
-        }
-        commit =
-            new Commit(
-                orZero(c.getVersion()),
-                orZero(c.getTimestamp()),
-                c.getFileName(),
-                orZero(c.getFileSize()),
-                orZero(c.getFileModificationTimestamp()));
-      } else if (change instanceof DeltaSetLatestBackfilledVersionUpdate set) {
-        backfilled = set.getLatestPublishedVersion();
-      } else if (change instanceof DeltaSetPropertiesUpdate set) {
-        properties.putAll(set.getUpdates());
-        metadataChanged = true;
-      } else if (change instanceof DeltaRemovePropertiesUpdate remove) {
-        remove.getRemovals().forEach(properties::remove);
-        metadataChanged = true;
-      } else if (change instanceof DeltaSetSchemaUpdate set) {
-        setColumns = mapper.valueToTree(set.getColumns());
-        if (setColumns.path("fields").isEmpty()) {
-          throw UnityCatalogException.badRequest("set-columns requires at least one column.");
-        }
-        metadataChanged = true;
-      } else if (change instanceof DeltaSetPartitionColumnsUpdate set) {
-        setPartitions = List.copyOf(set.getPartitionColumns());
-        metadataChanged = true;
-      } else if (change instanceof DeltaSetTableCommentUpdate set) {
-        comment = set.getComment();
-        metadataChanged = true;
-      } else if (change instanceof DeltaSetProtocolUpdate set) {
-        protocol = mapper.valueToTree(set.getProtocol());
-        DeltaTableProperties.replaceProtocol(properties, set.getProtocol());
-        metadataChanged = true;
-      }
-    }
-    List<ColumnInfo> columns = columnsAfter(table.columns(), setColumns, setPartitions);
+    TableUpdateRequest update = TableUpdateRequest.of(table, request, mapper);
+    Commit commit = update.commit();
+    Long backfilled = update.backfilled();
+    String etag = update.etag();
+    List<ColumnInfo> columns =
+        columnsAfter(table.columns(), update.setColumns(), update.setPartitions());
     CommitLog log = state.commits.get(table.id());
     if ((commit != null || backfilled != null) && log == null) {
       throw UnityCatalogException.badRequest(
@@ -255,11 +173,14 @@ final class DeltaRestApi {
     if (commit != null || backfilled != null) {
       CommitCoordinator.apply(table, log, commit, backfilled);
     }
-    if (metadataChanged) {
+    if (update.metadataChanged()) {
+      Map<String, String> properties = update.properties();
       if (commit != null) {
         DeltaTableProperties.stampCommit(properties, commit.version(), commit.timestamp());
       }
-      table = table.withMetadata(properties, columns, comment, protocol, clock.millis());
+      table =
+          table.withMetadata(
+              properties, columns, update.comment(), update.protocol(), clock.millis());
       state.tables.put(table.fullName(), table);
     }
     return load(table);
@@ -398,9 +319,5 @@ final class DeltaRestApi {
       throw UnityCatalogException.badRequest(field + " is required");
     }
     return value;
-  }
-
-  private static long orZero(Number value) {
-    return value == null ? 0 : value.longValue();
   }
 }

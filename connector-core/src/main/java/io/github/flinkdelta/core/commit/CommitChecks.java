@@ -8,6 +8,7 @@ import io.github.flinkdelta.core.kernel.TableProtocol;
 import io.github.flinkdelta.core.kernel.WriterFeatures;
 import io.github.flinkdelta.core.schema.FileSchemaCheck;
 import io.github.flinkdelta.core.schema.FileSchemaCheck.TightenedColumn;
+import io.github.flinkdelta.core.schema.SchemaChangedException;
 import io.github.flinkdelta.core.schema.TableFeatureChecks;
 import io.github.flinkdelta.core.upsert.UpsertTables;
 import io.github.flinkdelta.core.write.DataFile;

@@ -19,6 +19,7 @@ import io.github.flinkdelta.core.commit.CommitOutcome.Conflicted;
 import io.github.flinkdelta.core.commit.CommitOutcome.Failed;
 import io.github.flinkdelta.core.log.LiveFiles.LiveFile;
 import io.github.flinkdelta.core.log.LoggedVersions;
+import io.github.flinkdelta.core.schema.SchemaChangedException;
 import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.write.DataFile;

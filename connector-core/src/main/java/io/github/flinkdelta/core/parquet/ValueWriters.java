@@ -81,6 +81,20 @@ final class ValueWriters {
             ((LocalZonedTimestampType) type).getPrecision(),
             longStats(path, collect, LongStats.Kind.TIMESTAMP));
       case ARRAY:
+      case MAP:
+      case ROW:
+        return nested(column, path, collect);
+      default:
+        throw new IllegalArgumentException(
+            "Column '" + name + "' of " + table + " has unsupported type " + type);
+    }
+  }
+
+  /** The writer of an array, map or row column, its children's writers within. */
+  private ValueWriter nested(ParquetColumn column, Column path, boolean collect) {
+    String name = String.join(".", path.getNames());
+    switch (column.type().getTypeRoot()) {
+      case ARRAY:
         {
           ParquetColumn element = column.children().get(0);
           return new NestedWriters.ArrayWriter(
@@ -117,8 +131,7 @@ final class ValueWriters {
               new FieldsWriter(table, name + ".", fields, writers, null));
         }
       default:
-        throw new IllegalArgumentException(
-            "Column '" + name + "' of " + table + " has unsupported type " + type);
+        throw new IllegalStateException("not a nested type: " + column.type());
     }
   }
 

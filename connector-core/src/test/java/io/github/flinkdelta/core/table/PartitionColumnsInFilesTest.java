@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.delta.kernel.types.StructField;
 import io.github.flinkdelta.core.commit.CommitOutcome;
-import io.github.flinkdelta.core.commit.SchemaChangedException;
+import io.github.flinkdelta.core.schema.SchemaChangedException;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.testing.CanonicalRows;
 import io.github.flinkdelta.core.testing.DeltaTableReader;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkdelta.core.commit.CommitOutcome;
 import io.github.flinkdelta.core.commit.RewrittenFileException;
-import io.github.flinkdelta.core.commit.SchemaChangedException;
+import io.github.flinkdelta.core.schema.SchemaChangedException;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.core.testing.TestTables;
 import io.github.flinkdelta.core.upsert.FileDeletes;

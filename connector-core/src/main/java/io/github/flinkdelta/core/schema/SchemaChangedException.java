@@ -1,6 +1,7 @@
-package io.github.flinkdelta.core.commit;
+package io.github.flinkdelta.core.schema;
 
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
@@ -15,7 +16,9 @@ public final class SchemaChangedException extends IllegalStateException {
 
   private static final long serialVersionUID = 1L;
 
-  SchemaChangedException(String table, long version, List<String> problems) {
+  /** Made by the sink's commit checks; not for users. */
+  @Internal
+  public SchemaChangedException(String table, long version, List<String> problems) {
     super(
         String.format(
             "Delta table %s changed under the job (version %d) in a way its data files cannot"

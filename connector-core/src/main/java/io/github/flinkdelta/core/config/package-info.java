@@ -1,0 +1,6 @@
+/**
+ * Settings the sink and the SQL connector share: the API values users pass ({@link
+ * io.github.flinkdelta.core.config.Compression}, {@link
+ * io.github.flinkdelta.core.config.SchemaEvolution}) and, internal, the options core reads.
+ */
+package io.github.flinkdelta.core.config;
