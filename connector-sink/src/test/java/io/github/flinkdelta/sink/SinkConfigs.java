@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.flinkdelta.sink;
 
 import io.github.flinkdelta.core.catalog.PathTableLocator;
@@ -61,6 +76,29 @@ public final class SinkConfigs {
         config.distribution(),
         config.deltaCheckpointInterval(),
         null,
+        new DeltaSinkConfig.Compaction(
+            CompactionOptions.from(options), CompactionTrigger.from(options)),
+        config.keyIndex(),
+        config.defaultAppId());
+  }
+
+  /**
+   * The configuration of an upsert sink as {@link #upsert} gives it that compacts its own files as
+   * the {@code sink.compaction.*} options of {@code options} say.
+   */
+  public static DeltaSinkConfig upsertCompacting(
+      String path, RowType rows, List<String> key, Configuration options) {
+    DeltaSinkConfig config = upsert(path, rows, key, options);
+    return new DeltaSinkConfig(
+        config.table(),
+        config.hadoopOptions(),
+        config.layout(),
+        config.writeOptions(),
+        config.appId(),
+        config.maxCommitRetries(),
+        config.distribution(),
+        config.deltaCheckpointInterval(),
+        config.primaryKey(),
         new DeltaSinkConfig.Compaction(
             CompactionOptions.from(options), CompactionTrigger.from(options)),
         config.keyIndex(),

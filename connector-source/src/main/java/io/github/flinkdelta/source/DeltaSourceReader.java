@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.flinkdelta.source;
 
 import io.github.flinkdelta.core.read.WatermarkColumn;
@@ -11,11 +26,11 @@ import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.table.data.RowData;
 
 /**
- * Reads its splits with one fetcher thread ({@link DeltaSplitReader}), which opens the files and
- * decodes their rows, while the task thread only emits them ({@link DeltaRowEmitter}): a checkpoint
- * barrier never waits for storage. Its state is each split it holds, at the position after the last
- * row emitted; rows fetched but not yet emitted are read again after a restore, so a restore emits
- * every row once.
+ * Reads its splits with one fetcher thread ({@link DeltaSplitReader}), which does every storage
+ * read (a file's footer, its deletion vector, its row groups), while the task thread decodes the
+ * rows in memory and emits them ({@link DeltaRowEmitter}): a checkpoint barrier never waits for
+ * storage. Its state is each split it holds, at the position after the last row emitted; rows read
+ * but not yet emitted are read again after a restore, so a restore emits every row once.
  *
  * <p>It asks the enumerator for a split when it holds fewer than {@link #SPLITS_AHEAD}, so that the
  * fetcher goes from one file to the next without waiting for the request's round trip. A read with

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.flinkdelta.source;
 
 import io.delta.kernel.defaults.engine.DefaultEngine;
@@ -12,24 +27,20 @@ import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
-import org.apache.flink.table.data.RowData;
-import org.apache.flink.types.RowKind;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * Reads splits on the reader's fetcher thread, one after another in the order they came: each
- * split's live rows in file order, a batch at a time, the rows of the filter pushed into the scan
- * only. Opening a file, reading its deletion vector and decoding Parquet happen here, so the task
- * thread, and the checkpoint barriers it handles, never wait for storage.
+ * The storage side of a reader, on its fetcher thread: opens each split's file (its footer and
+ * deletion vector) and reads its rows into memory a row group at a time, in the order the splits
+ * came; the task thread decodes and emits them ({@link LoadedRows}). While the task thread works
+ * through one file's row group, the fetcher opens the next split's file and reads its first row
+ * group, so that storage and decoding overlap and neither waits for the other's turn.
  *
- * <p>A read with a row limit stops reading once it fetched that many rows: the task thread ends the
- * input when it emitted them.
+ * <p>A reader holds at most two files in memory, a row group of each: the one the task thread is on
+ * and the next.
  */
 @Internal
 final class DeltaSplitReader implements SplitReader<PositionedRow, DeltaSplit> {
-
-  /** Rows handed to the task thread per fetch. */
-  static final int ROWS_PER_FETCH = 1024;
 
   private final DeltaSourceConfig config;
   private final Configuration conf;
@@ -37,9 +48,20 @@ final class DeltaSplitReader implements SplitReader<PositionedRow, DeltaSplit> {
   private final RowFilter filter;
   private final Deque<DeltaSplit> splits = new ArrayDeque<>();
 
-  private DeltaSplit current;
-  private FileRows rows;
-  private long fetched;
+  /** Guards the hand-back from the task thread and the wake-ups. */
+  private final Object lock = new Object();
+
+  private boolean drained;
+  private boolean woken;
+
+  /** The file whose rows the task thread has, or null. */
+  private OpenFile reading;
+
+  /** The next split's file, opened and loaded ahead, or null. */
+  private OpenFile next;
+
+  /** A split's file, opened, and whether its first rows are in memory (false: it has none). */
+  private record OpenFile(DeltaSplit split, FileRows rows, boolean hasRows) {}
 
   DeltaSplitReader(DeltaSourceConfig config) {
     this.config = config;
@@ -50,45 +72,88 @@ final class DeltaSplitReader implements SplitReader<PositionedRow, DeltaSplit> {
 
   @Override
   public RecordsWithSplitIds<PositionedRow> fetch() {
-    if (rows == null) {
-      current = splits.poll();
-      if (current == null) {
-        return new RecordsBySplits.Builder<PositionedRow>().build();
+    if (reading != null) {
+      if (next == null) {
+        next = openNext();
       }
-      if (limitReached()) {
-        return SplitRows.finished(current.splitId());
+      if (!awaitDrained()) {
+        return nothing();
       }
-      rows = open(current);
+      if (reading.rows().load()) {
+        return handOver(reading);
+      }
+      return finish();
     }
-    SplitRows batch = new SplitRows(current.splitId(), ROWS_PER_FETCH);
-    while (!batch.isFull()) {
-      if (limitReached() || !rows.next()) {
-        closeFile();
-        batch.finish();
-        break;
-      }
-      RowData row = rows.row();
-      if (filter != null && !filter.keeps(row)) {
-        continue;
-      }
-      if (current.deletes()) {
-        row.setRowKind(RowKind.DELETE);
-      }
-      batch.add(row, rows.position());
-      fetched++;
+    OpenFile file = next != null ? next : openNext();
+    next = null;
+    if (file == null) {
+      return nothing();
     }
-    return batch;
+    reading = file;
+    return file.hasRows() ? handOver(file) : finish();
   }
 
-  private boolean limitReached() {
-    return config.limit() >= 0 && fetched >= config.limit();
+  private OpenFile openNext() {
+    DeltaSplit split = splits.poll();
+    if (split == null) {
+      return null;
+    }
+    FileRows rows =
+        split.rows() == DeltaSplit.Rows.NEWLY_DELETED
+            ? FileRows.openNewlyDeleted(
+                engine, conf, config.columns(), split.file(), split.before(), split.position())
+            : FileRows.open(engine, conf, config.columns(), split.file(), split.position());
+    try {
+      return new OpenFile(split, rows, rows.load());
+    } catch (RuntimeException e) {
+      rows.close();
+      throw e;
+    }
   }
 
-  private FileRows open(DeltaSplit split) {
-    return split.rows() == DeltaSplit.Rows.NEWLY_DELETED
-        ? FileRows.openNewlyDeleted(
-            engine, conf, config.columns(), split.file(), split.before(), split.position())
-        : FileRows.open(engine, conf, config.columns(), split.file(), split.position());
+  private LoadedRows handOver(OpenFile file) {
+    synchronized (lock) {
+      drained = false;
+    }
+    return LoadedRows.of(file.split(), file.rows(), filter, this::drained);
+  }
+
+  /** Called on the task thread when it took every row handed over. */
+  private void drained() {
+    synchronized (lock) {
+      drained = true;
+      lock.notifyAll();
+    }
+  }
+
+  /** Waits until the task thread took the rows handed over; false when woken up before. */
+  private boolean awaitDrained() {
+    synchronized (lock) {
+      try {
+        while (!drained && !woken) {
+          lock.wait();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+      if (drained) {
+        return true;
+      }
+      woken = false;
+      return false;
+    }
+  }
+
+  private LoadedRows finish() {
+    reading.rows().close();
+    String splitId = reading.split().splitId();
+    reading = null;
+    return LoadedRows.finished(splitId);
+  }
+
+  private static RecordsWithSplitIds<PositionedRow> nothing() {
+    return new RecordsBySplits.Builder<PositionedRow>().build();
   }
 
   @Override
@@ -100,19 +165,24 @@ final class DeltaSplitReader implements SplitReader<PositionedRow, DeltaSplit> {
     splits.addAll(change.splits());
   }
 
-  /** Nothing to interrupt: a fetch returns after one batch, or at the end of its file. */
+  /** Ends a wait for the task thread, so that the fetcher can take new splits or shut down. */
   @Override
-  public void wakeUp() {}
+  public void wakeUp() {
+    synchronized (lock) {
+      woken = true;
+      lock.notifyAll();
+    }
+  }
 
   @Override
   public void close() {
-    closeFile();
-  }
-
-  private void closeFile() {
-    if (rows != null) {
-      rows.close();
-      rows = null;
+    if (reading != null) {
+      reading.rows().close();
+      reading = null;
+    }
+    if (next != null) {
+      next.rows().close();
+      next = null;
     }
   }
 }

@@ -1,6 +1,22 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.flinkdelta.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.testing.TestTables;
@@ -57,16 +73,17 @@ class DeltaSourceReaderTest {
     try (SourceReader<RowData, DeltaSplit> reader = source.createReader(context)) {
       reader.start();
       reader.addSplits(splits);
-      // More than a fetch, less than a file: the checkpoint falls inside the first file, with
-      // rows fetched and not yet emitted.
-      pollUntil(reader, before, DeltaSplitReader.ROWS_PER_FETCH + 100);
+      // Part of the first file: the checkpoint falls inside it, with rows read into memory and
+      // not yet emitted.
+      pollUntil(reader, before, ROWS_PER_FILE / 2);
       state = reader.snapshotState(1);
     }
     List<Long> read = ids(before);
-    assertThat(read).hasSize(DeltaSplitReader.ROWS_PER_FETCH + 100);
-    assertThat(state).hasSize(2);
-    assertThat(state.get(0).position()).isEqualTo(read.size());
-    assertThat(state.get(1).position()).isZero();
+    assertThat(read).hasSize(ROWS_PER_FILE / 2);
+    assertThat(state)
+        .extracting(DeltaSplit::splitId, DeltaSplit::position)
+        .containsExactlyInAnyOrder(
+            tuple(splits.get(0).splitId(), (long) read.size()), tuple(splits.get(1).splitId(), 0L));
 
     TestingReaderOutput<RowData> after = new TestingReaderOutput<>();
     try (SourceReader<RowData, DeltaSplit> reader = source.createReader(context)) {

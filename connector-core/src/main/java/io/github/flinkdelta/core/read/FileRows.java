@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.flinkdelta.core.read;
 
 import io.delta.kernel.engine.Engine;
@@ -129,6 +144,41 @@ public final class FileRows implements AutoCloseable {
       }
       row = null;
       return false;
+    } catch (UncheckedIOException e) {
+      throw cannotRead(tableName, file, e.getCause());
+    }
+  }
+
+  /**
+   * Moves to the next live row among those in memory; false when the rest of the file must be read
+   * from storage first ({@link #load}) or the file has no more rows. A reader that does its storage
+   * reads on one thread and its decoding on another calls {@link #load} on the first and this on
+   * the second, never both at once.
+   */
+  public boolean nextLoaded() {
+    try {
+      while (rows.loaded()) {
+        position++;
+        if (position >= from && isRead(position)) {
+          row = rows.next();
+          return true;
+        }
+        rows.skip();
+      }
+      row = null;
+      return false;
+    } catch (UncheckedIOException e) {
+      throw cannotRead(tableName, file, e.getCause());
+    }
+  }
+
+  /**
+   * Reads the file's next rows into memory (the next row group) when those in memory are used up;
+   * false when the file has no more rows.
+   */
+  public boolean load() {
+    try {
+      return rows.hasNext();
     } catch (UncheckedIOException e) {
       throw cannotRead(tableName, file, e.getCause());
     }

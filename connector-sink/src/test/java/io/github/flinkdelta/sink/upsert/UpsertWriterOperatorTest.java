@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.flinkdelta.sink.upsert;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -72,6 +87,31 @@ class UpsertWriterOperatorTest {
     assertThat(first.deletes().isEmpty()).isTrue();
     assertThat(second.files().numRecords()).isEqualTo(1);
     assertThat(positions(second, onlyFile(first))).containsExactly(0L, 2L);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"heap", "state-backend"})
+  void anIndexRestoredIntoTheOtherKindMovesEveryKeyOver(String restoredFrom) throws Exception {
+    String restoredInto = restoredFrom.equals("heap") ? "state-backend" : "heap";
+    DeltaWriteResult first;
+    OperatorSubtaskState state;
+    try (var harness = harness(config(restoredFrom), 1, 0, null)) {
+      for (int id = 0; id < 20; id++) {
+        harness.processElement(row(RowKind.INSERT, id, "v" + id), 0);
+      }
+      first = barrier(harness, 1);
+      state = harness.snapshot(1, 1);
+    }
+
+    DeltaWriteResult second;
+    try (var harness = harness(config(restoredInto), 1, 0, state)) {
+      for (int id = 0; id < 20; id += 5) {
+        harness.processElement(row(RowKind.DELETE, id, "v" + id), 0);
+      }
+      second = barrier(harness, 2);
+    }
+
+    assertThat(positions(second, onlyFile(first))).containsExactly(0L, 5L, 10L, 15L);
   }
 
   @ParameterizedTest

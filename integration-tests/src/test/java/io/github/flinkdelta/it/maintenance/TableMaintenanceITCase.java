@@ -1,9 +1,23 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.flinkdelta.it.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkdelta.core.testing.DeltaTableReader;
-import io.github.flinkdelta.it.sink.ExactlyOnceITCase;
 import io.github.flinkdelta.it.support.CatalogReads;
 import io.github.flinkdelta.it.support.DeltaLogFiles;
 import io.github.flinkdelta.it.support.FlinkCluster;
@@ -86,7 +100,7 @@ class TableMaintenanceITCase {
     assertThat(failed).isEmpty();
     assertThat(lines).hasSize(4).allSatisfy(line -> assertThat(line).contains(": compacted "));
     for (String table : List.of(first, second)) {
-      ExactlyOnceITCase.assertExactly(table, ROWS, BUCKETS);
+      TestRows.assertTableHoldsExactly(table, ROWS, BUCKETS);
       assertThat(DeltaTableReader.fileCount(table)).isEqualTo(BUCKETS);
     }
     assertThat(filesBefore).isGreaterThan(2L * BUCKETS);
@@ -159,7 +173,7 @@ class TableMaintenanceITCase {
                 assertThat(line)
                     .startsWith("FAILED main.default.managed")
                     .contains("catalog-managed"));
-    ExactlyOnceITCase.assertExactly(table, ROWS, BUCKETS);
+    TestRows.assertTableHoldsExactly(table, ROWS, BUCKETS);
     assertThat(CatalogReads.rows(connection, "main.default.managed")).hasSize((int) ROWS);
   }
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.flinkdelta.it.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -9,7 +24,6 @@ import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
-import io.github.flinkdelta.it.sink.ExactlyOnceITCase;
 import io.github.flinkdelta.it.support.Await;
 import io.github.flinkdelta.it.support.DeltaLogFiles;
 import io.github.flinkdelta.it.support.FaultCounter;
@@ -102,7 +116,7 @@ class VacuumITCase {
     TestRows.source(env, 4_000, 4_000, BUCKETS).sinkTo(sink(table));
     env.execute("restored after a vacuum");
 
-    ExactlyOnceITCase.assertExactly(table, 4_000, BUCKETS);
+    TestRows.assertTableHoldsExactly(table, 4_000, BUCKETS);
   }
 
   @Test

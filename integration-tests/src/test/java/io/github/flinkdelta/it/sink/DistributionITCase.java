@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.flinkdelta.it.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -62,7 +77,7 @@ class DistributionITCase {
                 .build());
     env.execute("distribution " + distribution);
 
-    ExactlyOnceITCase.assertExactly(table, count, BUCKETS);
+    TestRows.assertTableHoldsExactly(table, count, BUCKETS);
     Map<String, Set<String>> writers = new HashMap<>();
     try (Stream<Path> files = Files.walk(root)) {
       files

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.flinkdelta.it.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,7 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * table, each once.
  */
 @Tag("smoke")
-public class ExactlyOnceITCase {
+class ExactlyOnceITCase {
 
   @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
 
@@ -55,7 +70,7 @@ public class ExactlyOnceITCase {
     assertThat(cluster.getArchivedExecutionGraph(job).get().getAllExecutionVertices())
         .extracting(v -> v.getCurrentExecutionAttempt().getAttemptNumber())
         .containsOnly(3);
-    assertExactly(table, count);
+    TestRows.assertTableHoldsExactly(table, count, BUCKETS);
   }
 
   @Test
@@ -69,7 +84,7 @@ public class ExactlyOnceITCase {
     env.execute("failure before commit");
 
     assertThat(injected.count()).isEqualTo(2);
-    assertExactly(table, count);
+    TestRows.assertTableHoldsExactly(table, count, BUCKETS);
   }
 
   @Test
@@ -83,7 +98,7 @@ public class ExactlyOnceITCase {
     env.execute("failure after commit");
 
     assertThat(injected.count()).isEqualTo(2);
-    assertExactly(table, count);
+    TestRows.assertTableHoldsExactly(table, count, BUCKETS);
   }
 
   @Test
@@ -107,7 +122,7 @@ public class ExactlyOnceITCase {
     failingJob.getJobExecutionResult().get();
 
     assertThat(injected.count()).isGreaterThanOrEqualTo(3);
-    assertExactly(table, 2 * count);
+    TestRows.assertTableHoldsExactly(table, 2 * count, BUCKETS);
   }
 
   @Test
@@ -119,7 +134,7 @@ public class ExactlyOnceITCase {
     TestRows.source(env, count, 1_000_000, BUCKETS).sinkTo(sink(table));
     env.execute("batch");
 
-    assertExactly(table, count);
+    TestRows.assertTableHoldsExactly(table, count, BUCKETS);
     assertThat(DeltaTableReader.version(table)).isEqualTo(1);
   }
 
@@ -132,7 +147,7 @@ public class ExactlyOnceITCase {
     TestRows.source(env, count, 1_000_000, BUCKETS).sinkTo(sink(table));
     env.execute("bounded streaming");
 
-    assertExactly(table, count);
+    TestRows.assertTableHoldsExactly(table, count, BUCKETS);
   }
 
   @Test
@@ -143,7 +158,7 @@ public class ExactlyOnceITCase {
     TestRows.source(env, 3, 10, BUCKETS).sinkTo(sink(table));
     JobID job = env.execute("mostly empty").getJobID();
 
-    assertExactly(table, 3);
+    TestRows.assertTableHoldsExactly(table, 3, BUCKETS);
     // Version 0 creates the table; every later version adds files. Three rows arrive over about
     // 300 ms while checkpoints come every 50 ms: most checkpoints held no rows and made no version.
     long versions = DeltaTableReader.version(table);
@@ -220,16 +235,5 @@ public class ExactlyOnceITCase {
         .rowType(TestRows.TYPE)
         .partitionColumns("bucket")
         .build();
-  }
-
-  public static void assertExactly(String table, long count) {
-    assertExactly(table, count, BUCKETS);
-  }
-
-  /** The table holds rows 0 to count - 1, each exactly once. */
-  public static void assertExactly(String table, long count, int buckets) {
-    List<List<Object>> rows = DeltaTableReader.readAll(table);
-    assertThat(rows).hasSize((int) count);
-    assertThat(rows).containsExactlyInAnyOrderElementsOf(TestRows.expected(count, buckets));
   }
 }

@@ -1,5 +1,23 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.flinkdelta.it.support;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flinkdelta.core.testing.DeltaTableReader;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -78,5 +96,12 @@ public final class TestRows {
       rows.add(List.of(i, (int) (i % buckets), "payload-" + i + "-" + "x".repeat(20)));
     }
     return rows;
+  }
+
+  /** Reads {@code table} back and checks it holds rows 0 to count - 1, each exactly once. */
+  public static void assertTableHoldsExactly(String table, long count, int buckets) {
+    List<List<Object>> rows = DeltaTableReader.readAll(table);
+    assertThat(rows).as("rows of %s", table).hasSize((int) count);
+    assertThat(rows).containsExactlyInAnyOrderElementsOf(expected(count, buckets));
   }
 }
