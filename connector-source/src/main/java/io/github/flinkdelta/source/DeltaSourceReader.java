@@ -47,6 +47,7 @@ final class DeltaSourceReader
 
   private final DeltaSourceConfig config;
   private final DeltaRowEmitter emitter;
+  private boolean started;
   private boolean requested;
   private boolean noMoreSplits;
   private boolean idle;
@@ -62,8 +63,14 @@ final class DeltaSourceReader
     this.emitter = emitter;
   }
 
+  /**
+   * Asks for splits once registered: the splits a checkpoint restored come before {@code start},
+   * and a request sent then would reach the enumerator before the reader is registered there, which
+   * drops it.
+   */
   @Override
   public void start() {
+    started = true;
     requestIfShort();
   }
 
@@ -109,7 +116,10 @@ final class DeltaSourceReader
   }
 
   private void requestIfShort() {
-    if (!requested && !noMoreSplits && getNumberOfCurrentlyAssignedSplits() < SPLITS_AHEAD) {
+    if (started
+        && !requested
+        && !noMoreSplits
+        && getNumberOfCurrentlyAssignedSplits() < SPLITS_AHEAD) {
       requested = true;
       context.sendSplitRequest();
     }

@@ -122,6 +122,24 @@ class DeltaSourceReaderTest {
   }
 
   @Test
+  void aRestoredReaderAsksForSplitsOnlyOnceStartedWhenTheEnumeratorKnowsIt() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    writeFiles(path, 1);
+    DeltaSource source = DeltaSource.builder().tablePath(path).bounded().build();
+    List<DeltaSplit> restored = plannedSplits(source);
+    TestingReaderContext context = new TestingReaderContext();
+    try (SourceReader<RowData, DeltaSplit> reader = source.createReader(context)) {
+      // Flink's source operator hands the restored splits over first, then registers the reader
+      // with the enumerator, then starts it: a request before that would be dropped.
+      reader.addSplits(restored);
+      assertThat(context.getNumSplitRequests()).as("before start").isZero();
+
+      reader.start();
+      assertThat(context.getNumSplitRequests()).as("once started").isEqualTo(1);
+    }
+  }
+
+  @Test
   void aCheckpointIsTakenWhileStorageDoesNotAnswer() throws Exception {
     String local = dir.resolve("t").toUri().toString();
     List<Long> expected = writeFiles(local, 1);
