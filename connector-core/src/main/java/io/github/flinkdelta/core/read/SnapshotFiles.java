@@ -41,8 +41,8 @@ import org.apache.flink.annotation.Internal;
  * The data files a read of one snapshot takes: every live file, less those Kernel's data skipping
  * (on partition values and per-file statistics) proves hold no row a filter keeps.
  *
- * <p>Kernel's scan files carry the add action; its fields are read through Kernel's internal {@link
- * AddFile}, as the sink's own scans of its files do.
+ * <p>Kernel's scan files carry the add action; its fields are read through the Kernel adapter
+ * ({@link io.github.flinkdelta.core.kernel.AddAction}), as the sink's own scans of its files do.
  */
 @Internal
 public final class SnapshotFiles {

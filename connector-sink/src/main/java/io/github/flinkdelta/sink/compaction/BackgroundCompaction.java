@@ -45,9 +45,9 @@ import org.slf4j.LoggerFactory;
  * none is running.
  *
  * <p>Failure semantics: a run that meets a commit changing a file it rewrites yields to it and
- * plans again ({@link DeltaTable#compact}); a run that fails leaves the table as it was (its files,
- * if any, are orphans for cleanup) and is logged, and the next trigger tries again. Closing the
- * sink interrupts a running compaction.
+ * plans again ({@link io.github.flinkdelta.core.maintenance.TableMaintenance#compact}); a run that
+ * fails leaves the table as it was (its files, if any, are orphans for cleanup) and is logged, and
+ * the next trigger tries again. Closing the sink interrupts a running compaction.
  */
 @Internal
 public final class BackgroundCompaction implements AutoCloseable {

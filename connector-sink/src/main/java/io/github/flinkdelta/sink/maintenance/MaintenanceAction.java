@@ -29,7 +29,10 @@ sealed interface MaintenanceAction extends Serializable {
   /** Runs on {@code table}; returns what it did, as one line. */
   String run(DeltaTable table);
 
-  /** {@link DeltaTable#compact} under the app id {@code appId}. */
+  /**
+   * {@link io.github.flinkdelta.core.maintenance.TableMaintenance#compact} under the app id {@code
+   * appId}.
+   */
   record Compact(CompactionOptions options, String appId) implements MaintenanceAction {
     @Override
     public String run(DeltaTable table) {
@@ -46,7 +49,10 @@ sealed interface MaintenanceAction extends Serializable {
     }
   }
 
-  /** {@link DeltaTable#vacuum}, or only its list with {@code dryRun}. */
+  /**
+   * {@link io.github.flinkdelta.core.maintenance.TableMaintenance#vacuum}, or only its list with
+   * {@code dryRun}.
+   */
   record Vacuum(Duration retention, boolean dryRun) implements MaintenanceAction {
     @Override
     public String run(DeltaTable table) {
