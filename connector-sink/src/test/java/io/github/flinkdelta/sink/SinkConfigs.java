@@ -65,21 +65,7 @@ public final class SinkConfigs {
    * the {@code sink.compaction.*} options of {@code options} say.
    */
   public static DeltaSinkConfig compacting(String path, RowType rows, Configuration options) {
-    DeltaSinkConfig config = of(new PathTableLocator(path), rows, List.of(), null, options);
-    return new DeltaSinkConfig(
-        config.table(),
-        config.hadoopOptions(),
-        config.layout(),
-        config.writeOptions(),
-        config.appId(),
-        config.maxCommitRetries(),
-        config.distribution(),
-        config.deltaCheckpointInterval(),
-        null,
-        new DeltaSinkConfig.Compaction(
-            CompactionOptions.from(options), CompactionTrigger.from(options)),
-        config.keyIndex(),
-        config.defaultAppId());
+    return compacting(of(new PathTableLocator(path), rows, List.of(), null, options), options);
   }
 
   /**
@@ -88,7 +74,10 @@ public final class SinkConfigs {
    */
   public static DeltaSinkConfig upsertCompacting(
       String path, RowType rows, List<String> key, Configuration options) {
-    DeltaSinkConfig config = upsert(path, rows, key, options);
+    return compacting(upsert(path, rows, key, options), options);
+  }
+
+  private static DeltaSinkConfig compacting(DeltaSinkConfig config, Configuration options) {
     return new DeltaSinkConfig(
         config.table(),
         config.hadoopOptions(),

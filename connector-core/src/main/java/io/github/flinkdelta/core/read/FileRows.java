@@ -131,22 +131,14 @@ public final class FileRows implements AutoCloseable {
     return new FileRows(columns.tableName(), file, selected, onlySelected, rows, from);
   }
 
-  /** Moves to the next live row; false when the file has no more. */
+  /** Moves to the next live row, reading the file's next rows from storage as needed. */
   public boolean next() {
-    try {
-      while (rows.hasNext()) {
-        position++;
-        if (position >= from && isRead(position)) {
-          row = rows.next();
-          return true;
-        }
-        rows.skip();
+    do {
+      if (nextLoaded()) {
+        return true;
       }
-      row = null;
-      return false;
-    } catch (UncheckedIOException e) {
-      throw cannotRead(tableName, file, e.getCause());
-    }
+    } while (load());
+    return false;
   }
 
   /**
