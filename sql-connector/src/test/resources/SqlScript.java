@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;

@@ -1,17 +1,6 @@
 /*
  * Copyright 2026 the flink-delta authors
- *
- * Licensed under the Apache License, Version 2.0 (the "License");
- * you may not use this file except in compliance with the License.
- * You may obtain a copy of the License at
- *
- *     http://www.apache.org/licenses/LICENSE-2.0
- *
- * Unless required by applicable law or agreed to in writing, software
- * distributed under the License is distributed on an "AS IS" BASIS,
- * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
- * See the License for the specific language governing permissions and
- * limitations under the License.
+ * SPDX-License-Identifier: Apache-2.0
  */
 package io.github.flinkdelta.testkit;
 
@@ -203,10 +192,7 @@ public final class UnityCatalogServer implements AutoCloseable {
     return this;
   }
 
-  /**
-   * The server's base URI, e.g. {@code http://127.0.0.1:8080} ({@code https} with {@link
-   * Builder#tls}); the API is below {@link #API_BASE}.
-   */
+  /** The base URI ({@code https} with {@link Builder#tls}); the API is below {@link #API_BASE}. */
   public URI uri() {
     String scheme = settings.tlsContext == null ? "http" : "https";
     return URI.create(scheme + "://127.0.0.1:" + http.getAddress().getPort());
@@ -378,10 +364,7 @@ public final class UnityCatalogServer implements AutoCloseable {
       return this;
     }
 
-    /**
-     * Serves HTTPS instead of HTTP, with the first key and certificate of a PKCS12 key store (see
-     * {@link SelfSignedCertificate}).
-     */
+    /** Serves HTTPS with the first key and certificate of a PKCS12 key store. */
     public Builder tls(Path keyStore, char[] password) {
       try (InputStream in = Files.newInputStream(keyStore)) {
         KeyStore store = KeyStore.getInstance("PKCS12");
