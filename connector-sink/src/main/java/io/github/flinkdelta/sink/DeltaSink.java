@@ -9,6 +9,9 @@ import io.github.flinkdelta.sink.committer.DeltaCommittableSerializer;
 import io.github.flinkdelta.sink.committer.DeltaCommitter;
 import io.github.flinkdelta.sink.committer.DeltaCommitterMetrics;
 import io.github.flinkdelta.sink.committer.DeltaWriteResultAggregator;
+import io.github.flinkdelta.sink.dynamic.DynamicDeltaSink;
+import io.github.flinkdelta.sink.dynamic.DynamicDeltaSinkBuilder;
+import io.github.flinkdelta.sink.dynamic.DynamicRecordGenerator;
 import io.github.flinkdelta.sink.internal.DeltaSinkConfig;
 import io.github.flinkdelta.sink.internal.FlinkCompat;
 import io.github.flinkdelta.sink.internal.SinkErrors;
@@ -72,6 +75,14 @@ public final class DeltaSink extends FlinkCompat.SinkBase<RowData>
   /** Starts building a sink. */
   public static DeltaSinkBuilder builder() {
     return new DeltaSinkBuilder();
+  }
+
+  /**
+   * Starts building a sink that writes many tables at once, each record naming its table through
+   * {@code generator}; tables are created and evolved on the fly (see {@link DynamicDeltaSink}).
+   */
+  public static <T> DynamicDeltaSinkBuilder<T> dynamic(DynamicRecordGenerator<T> generator) {
+    return new DynamicDeltaSinkBuilder<>(generator);
   }
 
   @Internal

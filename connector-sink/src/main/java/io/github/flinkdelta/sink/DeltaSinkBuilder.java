@@ -299,23 +299,25 @@ public final class DeltaSinkBuilder {
       }
       if (key != null) {
         // Tables whose features forbid upserts.
-        table.checkUpserts();
+        table.metadata().checkUpserts();
       }
       // The table takes its new shape in versions of its own before any file of that shape is
       // written: writers need the physical names and field ids the log gives new columns, and a
       // version that only adds nullable columns or widens types changes no row a reader sees.
-      table.evolveFor(
-          rowType,
-          partitionColumns,
-          options.get(DeltaSinkOptions.SCHEMA_EVOLUTION),
-          options.get(DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING));
+      table
+          .metadata()
+          .evolveFor(
+              rowType,
+              partitionColumns,
+              options.get(DeltaSinkOptions.SCHEMA_EVOLUTION),
+              options.get(DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING));
       FileLayout layout = table.layoutFor(rowType, partitionColumns);
       if (key != null) {
         // Keys of the stream's rows are encoded as the table stores them; a key that is also a
         // partition column refuses empty values, which Delta would store as a null key.
         key = key.forTable(table.snapshot().getSchema());
         layout = layout.withKey(key.names());
-        table.enableUpserts();
+        table.metadata().enableUpserts();
       }
       return new PreparedTable(table.locator(), layout, key);
     }

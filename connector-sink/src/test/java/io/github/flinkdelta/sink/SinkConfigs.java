@@ -92,7 +92,7 @@ public final class SinkConfigs {
     FileLayout layout;
     try (DeltaTable table = TestTables.create(locator.path(), rows, partitions, Map.of())) {
       if (key != null) {
-        table.enableUpserts();
+        table.metadata().enableUpserts();
       }
       layout = table.layoutFor(rows, partitions);
     }

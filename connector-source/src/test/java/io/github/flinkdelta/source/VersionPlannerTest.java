@@ -85,7 +85,7 @@ class VersionPlannerTest {
     try (DeltaTable table = TestTables.open(path)) {
       table.maintenance().compact(new CompactionOptions(1 << 20, 2, 1 << 30, 0.5), "compactor");
       compacted = table.snapshot().getVersion();
-      widened = table.addColumns(List.of(new StructField("note", LongType.LONG, true)));
+      widened = table.metadata().addColumns(List.of(new StructField("note", LongType.LONG, true)));
     }
     assertThat(compacted).isEqualTo(5);
 

@@ -290,7 +290,7 @@ public final class UnityCatalogCatalog extends UnsupportedCatalogOperations {
       StructType current = delta.snapshot().getSchema();
       StructType altered = TableAlteration.apply(name, current, changes);
       if (!altered.equals(current)) {
-        delta.evolveSchema(altered, true);
+        delta.metadata().evolveSchema(altered, true);
       }
     } catch (IllegalArgumentException | IllegalStateException | KernelException e) {
       throw new CatalogException("Cannot alter " + name + ": " + e.getMessage(), e);

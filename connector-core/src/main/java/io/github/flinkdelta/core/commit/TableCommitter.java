@@ -63,6 +63,9 @@ public final class TableCommitter {
   private final UpsertCommitter upserts;
   private CommitChecks checks;
 
+  /** Whether appends follow any schema change that keeps the partition columns. */
+  private boolean followsSchemaChanges;
+
   public TableCommitter(
       String tableName,
       Engine engine,
@@ -85,6 +88,18 @@ public final class TableCommitter {
    */
   public void checkFilesOf(FileLayout layout) {
     this.checks = new CommitChecks(tableName, layout);
+  }
+
+  /**
+   * Makes every later append follow a schema change committed after its files were written, as long
+   * as the partition columns stay: for writers that lay each file out against the table as they
+   * found it and evolve the table themselves while earlier files wait for their commit (the dynamic
+   * sink). Columns are found by physical name, so an added column reads as null in the files, a
+   * widened one reads their narrower values, and a renamed or dropped one reads under its new name
+   * or not at all.
+   */
+  public void followSchemaChanges() {
+    this.followsSchemaChanges = true;
   }
 
   /**
@@ -115,6 +130,7 @@ public final class TableCommitter {
     }
     for (int attempt = 1; ; attempt++) {
       StructType schema = snapshots.current().getSchema();
+      List<String> partitionColumns = snapshots.current().getPartitionColumnNames();
       try {
         return commitSettlingUnknown(appId, txnVersion, files, deletes, attempt - 1);
       } catch (ConcurrentWriteException e) {
@@ -129,7 +145,11 @@ public final class TableCommitter {
           return new Failed(reloadFailure);
         }
         // With the files' layout known, a new schema is checked before the retry instead.
-        boolean schemaMoved = checks == null && !schema.equals(latest.getSchema());
+        boolean schemaMoved =
+            checks == null
+                && !schema.equals(latest.getSchema())
+                && !(followsSchemaChanges
+                    && partitionColumns.equals(latest.getPartitionColumnNames()));
         if (attempt >= MAX_CONFLICT_ATTEMPTS || schemaMoved) {
           return new Conflicted(attempt, e);
         }

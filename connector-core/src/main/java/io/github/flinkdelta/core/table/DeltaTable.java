@@ -7,8 +7,6 @@ package io.github.flinkdelta.core.table;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.types.StructField;
-import io.delta.kernel.types.StructType;
 import io.github.flinkdelta.core.catalog.TableDefinition;
 import io.github.flinkdelta.core.catalog.TableHistory;
 import io.github.flinkdelta.core.catalog.TableLocator;
@@ -20,7 +18,6 @@ import io.github.flinkdelta.core.commit.ReloadPolicy;
 import io.github.flinkdelta.core.commit.RewrittenFileException;
 import io.github.flinkdelta.core.commit.SnapshotCache;
 import io.github.flinkdelta.core.commit.TableCommitter;
-import io.github.flinkdelta.core.config.SchemaEvolution;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
 import io.github.flinkdelta.core.deletion.RowPositions;
 import io.github.flinkdelta.core.kernel.WriterFeatures;
@@ -29,18 +26,14 @@ import io.github.flinkdelta.core.keys.TableKeys;
 import io.github.flinkdelta.core.log.LoggedVersions;
 import io.github.flinkdelta.core.maintenance.TableMaintenance;
 import io.github.flinkdelta.core.schema.FileLayouts;
-import io.github.flinkdelta.core.schema.SchemaChanges;
-import io.github.flinkdelta.core.schema.SchemaMerge;
 import io.github.flinkdelta.core.storage.StorageScopes;
 import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.upsert.KeyChanges;
 import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.upsert.LiveRowConsumer;
-import io.github.flinkdelta.core.upsert.UpsertTables;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileLayout;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Predicate;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.RowType;
@@ -202,6 +195,15 @@ public final class DeltaTable implements AutoCloseable {
     committer.checkFilesOf(layout);
   }
 
+  /**
+   * Makes every later append follow schema changes committed while its files waited, as long as the
+   * partition columns stay (see {@link TableCommitter#followSchemaChanges}): for a writer that
+   * evolves the table itself while earlier files wait for their commit.
+   */
+  public void followSchemaChanges() {
+    committer.followSchemaChanges();
+  }
+
   private TableDefinition definition() {
     Snapshot snapshot = snapshots.current();
     return new TableDefinition(
@@ -241,26 +243,6 @@ public final class DeltaTable implements AutoCloseable {
    */
   public void settleStaleDeletesBy(KeyColumns key) {
     committer.settleStaleDeletesBy(key);
-  }
-
-  /**
-   * Fails when the table's features forbid upserts (see {@link UpsertTables#problems}).
-   *
-   * @throws IllegalArgumentException naming the table property that stands in the way
-   */
-  public void checkUpserts() {
-    metadata.checkUpserts();
-  }
-
-  /**
-   * Makes the table take upserts: refuses tables whose features a commit with deletion vectors
-   * would break, and enables deletion vectors (in a version of its own) when they are off.
-   *
-   * @return the version that enabled them, or -1 when they were on
-   * @throws IllegalArgumentException naming the table property that stands in the way
-   */
-  public long enableUpserts() {
-    return metadata.enableUpserts();
   }
 
   /**
@@ -306,56 +288,11 @@ public final class DeltaTable implements AutoCloseable {
   }
 
   /**
-   * Adds nullable columns at the end of the schema, in one table version.
-   *
-   * @return the version that holds the new schema
-   * @throws IllegalArgumentException when a column is NOT NULL or exists already
+   * Changes of this table's metadata: its schema as rows evolve it, renames and drops of columns,
+   * properties, and the deletion vectors upserts need (see {@link MetadataUpdates}).
    */
-  public long addColumns(List<StructField> columns) {
-    return evolveSchema(
-        SchemaChanges.withAddedColumns(name(), snapshots.current().getSchema(), columns), true);
-  }
-
-  /**
-   * Evolves the table as {@code mode} allows so that rows of {@code rowType} fit it, before any of
-   * them is written (see {@link SchemaMerge}). Nothing is committed when they fit already.
-   *
-   * @param expectedPartitionColumns the partition columns the sink was configured with; empty to
-   *     take the table's
-   * @param enableColumnMapping whether a table without column mapping may be upgraded to it
-   * @return the merge that was applied; without changes when the table was left as it was
-   * @throws IllegalArgumentException listing every difference {@code mode} does not allow
-   * @throws IllegalStateException when the schema must change on a table without column mapping and
-   *     {@code enableColumnMapping} is off
-   */
-  public SchemaMerge evolveFor(
-      RowType rowType,
-      List<String> expectedPartitionColumns,
-      SchemaEvolution mode,
-      boolean enableColumnMapping) {
-    return metadata.evolveFor(rowType, expectedPartitionColumns, mode, enableColumnMapping);
-  }
-
-  /**
-   * Commits {@code schema} as the table's schema: in the same version, Delta's type widening is
-   * enabled when a column's type changes; before it, a table without column mapping is upgraded to
-   * {@code name} mode in a version of its own, which Delta needs to change a schema.
-   *
-   * @param enableColumnMapping whether a table without column mapping may be upgraded to it
-   * @return the version that holds the new schema
-   * @throws IllegalStateException when the table has no column mapping and may not get it
-   */
-  public long evolveSchema(StructType schema, boolean enableColumnMapping) {
-    return metadata.evolveSchema(schema, enableColumnMapping, List.of());
-  }
-
-  /**
-   * Sets table properties in one version without data, e.g. to enable a table feature.
-   *
-   * @return the version that holds them
-   */
-  public long updateProperties(Map<String, String> properties) {
-    return committer.updateMetadata(null, properties);
+  public MetadataUpdates metadata() {
+    return metadata;
   }
 
   /**

@@ -48,6 +48,10 @@ public final class PartitionedDataWriter implements AutoCloseable {
   private final String fileSuffix;
   private final RowData.FieldGetter[] partitionGetters;
   private final MemoryBudget budget;
+
+  /** The writers that share {@link #budget} with this one; null when it has a budget alone. */
+  private final SharedWriteBudget shared;
+
   private final Map<PartitionKey, OpenDataFile> openFiles = new HashMap<>();
   private final HeldRowBuffer heldRows;
   private final DictionaryChoices dictionaries = new DictionaryChoices();
@@ -84,13 +88,29 @@ public final class PartitionedDataWriter implements AutoCloseable {
       FileWriteOptions options,
       String filePrefix,
       boolean holdRows) {
+    this(layout, conf, tableRoot, options, filePrefix, holdRows, null);
+  }
+
+  /**
+   * @param shared the budget this writer shares with others, or null for one of its own sized by
+   *     {@code options}
+   */
+  PartitionedDataWriter(
+      FileLayout layout,
+      Configuration conf,
+      String tableRoot,
+      FileWriteOptions options,
+      String filePrefix,
+      boolean holdRows,
+      SharedWriteBudget shared) {
     this.layout = layout;
     this.conf = conf;
     this.tableRoot = new Path(tableRoot);
     this.options = options;
     this.filePrefix = filePrefix;
     this.fileSuffix = options.parquet().fileSuffix();
-    this.budget = new MemoryBudget(options.bufferBudgetBytes());
+    this.shared = shared;
+    this.budget = shared == null ? new MemoryBudget(options.bufferBudgetBytes()) : shared.budget();
     List<PartitionColumn> partitions = layout.partitionColumns();
     this.partitionGetters = new RowData.FieldGetter[partitions.size()];
     for (int i = 0; i < partitionGetters.length; i++) {
@@ -198,7 +218,11 @@ public final class PartitionedDataWriter implements AutoCloseable {
 
   private void enforceBudget() throws IOException {
     if (budget.exceeded()) {
-      shrink();
+      if (shared == null) {
+        shrink();
+      } else {
+        shared.shrink();
+      }
     }
   }
 
@@ -234,15 +258,33 @@ public final class PartitionedDataWriter implements AutoCloseable {
 
   /**
    * The memory held by the budget's measure: the open files' encoded, unflushed bytes plus a fixed
-   * overhead per open file, and the estimated size of held rows. Safe to read from any thread.
+   * overhead per open file, and the estimated size of held rows, of every writer that shares the
+   * budget. Safe to read from any thread.
    */
   public long bufferedBytes() {
     return budget.usedBytes();
   }
 
+  /** The heap this writer's open files and held rows take, by the budget's measure. */
+  long heldBytes() {
+    long bytes = unpartitioned == null ? 0 : unpartitioned.heapBytes();
+    for (OpenDataFile file : openFiles.values()) {
+      bytes += file.heapBytes();
+    }
+    if (heldRows != null) {
+      for (PartitionKey key : heldRows.partitions()) {
+        bytes += heldRows.heapBytes(key);
+      }
+    }
+    return bytes;
+  }
+
   /** Abandons open files and held rows: nothing of them is ever committed. */
   @Override
   public void close() {
+    if (shared != null) {
+      shared.closed(this);
+    }
     if (unpartitioned != null) {
       unpartitioned.abandon();
       unpartitioned = null;
@@ -305,7 +347,7 @@ public final class PartitionedDataWriter implements AutoCloseable {
    * Completes the partitions that hold the most memory, largest first, until the budget has shrunk
    * enough ({@link MemoryBudget#shrunkEnough()}).
    */
-  private void shrink() throws IOException {
+  void shrink() throws IOException {
     if (unpartitioned != null) {
       complete(null, unpartitioned);
       return;

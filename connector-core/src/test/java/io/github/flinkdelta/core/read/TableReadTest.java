@@ -162,7 +162,7 @@ class TableReadTest {
         TestTables.create(
             path, TYPE, List.of("bucket"), Map.of("delta.columnMapping.mode", mode))) {
       table.commit("app", 1, TestTables.writeFiles(path, TYPE, List.of("bucket"), rows(0, 20)));
-      table.addColumns(List.of(new StructField("note", StringType.STRING, true)));
+      table.metadata().addColumns(List.of(new StructField("note", StringType.STRING, true)));
       RowType wider =
           RowType.of(
               new LogicalType[] {

@@ -89,7 +89,7 @@ class AppendActionsTest {
         TestTables.create(path, TYPE, List.of("p"), Map.of("delta.columnMapping.mode", "name"));
     table.commit("app", 1, TestTables.writeFiles(path, TYPE, List.of("p"), first));
 
-    table.addColumns(List.of(new StructField("note", StringType.STRING, true)));
+    table.metadata().addColumns(List.of(new StructField("note", StringType.STRING, true)));
     List<RowData> second =
         List.of(
             GenericRowData.of(3, decimal("3"), s("a"), s("x")),

@@ -100,15 +100,17 @@ class ColumnMappingTest {
     String path = dir.resolve("re-added").toUri().toString();
     DeltaTable table =
         TestTables.create(path, TYPE, List.of(), Map.of("delta.columnMapping.mode", "id"));
-    table.addColumns(List.of(new StructField("note", StringType.STRING, true)));
+    table.metadata().addColumns(List.of(new StructField("note", StringType.STRING, true)));
     StructField first = table.snapshot().getSchema().get("note");
-    table.evolveSchema(
-        new StructType(
-            table.snapshot().getSchema().fields().stream()
-                .filter(f -> !f.getName().equals("note"))
-                .toList()),
-        false);
-    table.addColumns(List.of(new StructField("note", StringType.STRING, true)));
+    table
+        .metadata()
+        .evolveSchema(
+            new StructType(
+                table.snapshot().getSchema().fields().stream()
+                    .filter(f -> !f.getName().equals("note"))
+                    .toList()),
+            false);
+    table.metadata().addColumns(List.of(new StructField("note", StringType.STRING, true)));
     StructField again = table.snapshot().getSchema().get("note");
 
     // Files written before the drop hold the first column's values under its physical name.

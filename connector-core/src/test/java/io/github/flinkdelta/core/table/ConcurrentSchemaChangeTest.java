@@ -65,15 +65,17 @@ class ConcurrentSchemaChangeTest {
       List<DataFile> files = write(path, layout, 1);
 
       try (DeltaTable other = TestTables.open(path)) {
-        other.evolveSchema(
-            change(
-                other.snapshot().getSchema(),
-                fields -> {
-                  fields.set(0, fields.get(0).withDataType(LongType.LONG));
-                  fields.add(new StructField("extra", LongType.LONG, true));
-                  return fields;
-                }),
-            true);
+        other
+            .metadata()
+            .evolveSchema(
+                change(
+                    other.snapshot().getSchema(),
+                    fields -> {
+                      fields.set(0, fields.get(0).withDataType(LongType.LONG));
+                      fields.add(new StructField("extra", LongType.LONG, true));
+                      return fields;
+                    }),
+                true);
       }
 
       CommitOutcome outcome = sink.commit("app", 1, files);
@@ -91,8 +93,11 @@ class ConcurrentSchemaChangeTest {
       sink.checkCommitsAgainst(layout);
       List<DataFile> files = write(path, layout, 1);
       try (DeltaTable other = TestTables.open(path)) {
-        other.updateProperties(
-            Map.of("delta.enableChangeDataFeed", "true", "delta.enableDeletionVectors", "true"));
+        other
+            .metadata()
+            .updateProperties(
+                Map.of(
+                    "delta.enableChangeDataFeed", "true", "delta.enableDeletionVectors", "true"));
       }
 
       CommitOutcome outcome = sink.commit("app", 1, files);
@@ -113,14 +118,16 @@ class ConcurrentSchemaChangeTest {
       sink.checkCommitsAgainst(layout);
       List<DataFile> files = write(path, layout, 1);
       try (DeltaTable other = TestTables.open(path)) {
-        other.evolveSchema(
-            change(
-                other.snapshot().getSchema(),
-                fields -> {
-                  fields.remove(1);
-                  return fields;
-                }),
-            true);
+        other
+            .metadata()
+            .evolveSchema(
+                change(
+                    other.snapshot().getSchema(),
+                    fields -> {
+                      fields.remove(1);
+                      return fields;
+                    }),
+                true);
       }
       long before = DeltaTableReader.version(path);
 
@@ -143,18 +150,20 @@ class ConcurrentSchemaChangeTest {
       sink.checkCommitsAgainst(layout);
       List<DataFile> files = write(path, layout, 1);
       try (DeltaTable other = TestTables.open(path)) {
-        other.evolveSchema(
-            change(
-                other.snapshot().getSchema(),
-                fields -> {
-                  StructField name = fields.get(1);
-                  fields.set(
-                      1,
-                      new StructField(
-                          "label", name.getDataType(), name.isNullable(), name.getMetadata()));
-                  return fields;
-                }),
-            true);
+        other
+            .metadata()
+            .evolveSchema(
+                change(
+                    other.snapshot().getSchema(),
+                    fields -> {
+                      StructField name = fields.get(1);
+                      fields.set(
+                          1,
+                          new StructField(
+                              "label", name.getDataType(), name.isNullable(), name.getMetadata()));
+                      return fields;
+                    }),
+                true);
       }
 
       CommitOutcome outcome = sink.commit("app", 1, files);
@@ -174,14 +183,16 @@ class ConcurrentSchemaChangeTest {
       files = write(path, layout, 1);
     }
     try (DeltaTable other = TestTables.open(path)) {
-      other.evolveSchema(
-          change(
-              other.snapshot().getSchema(),
-              fields -> {
-                fields.remove(0);
-                return fields;
-              }),
-          true);
+      other
+          .metadata()
+          .evolveSchema(
+              change(
+                  other.snapshot().getSchema(),
+                  fields -> {
+                    fields.remove(0);
+                    return fields;
+                  }),
+              true);
     }
 
     // A committer that starts after the change loads the changed table: no conflict to notice.
@@ -287,7 +298,7 @@ class ConcurrentSchemaChangeTest {
     String path = dir.resolve(name).toUri().toString();
     try (DeltaTable table =
         TestTables.create(path, TYPE, List.of(), Map.of("delta.columnMapping.mode", "name"))) {
-      table.evolveFor(TYPE, List.of(), SchemaEvolution.NONE, false);
+      table.metadata().evolveFor(TYPE, List.of(), SchemaEvolution.NONE, false);
     }
     return path;
   }

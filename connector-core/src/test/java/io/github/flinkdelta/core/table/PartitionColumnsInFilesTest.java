@@ -118,7 +118,9 @@ class PartitionColumnsInFilesTest {
       List<DataFile> files = write(path, layout, List.of(row(1, "eu", 1)));
       assertThat(footer(files.get(0)).containsField("region")).isFalse();
       try (DeltaTable other = TestTables.open(path)) {
-        other.updateProperties(Map.of("delta.feature.materializePartitionColumns", "supported"));
+        other
+            .metadata()
+            .updateProperties(Map.of("delta.feature.materializePartitionColumns", "supported"));
       }
       long before = DeltaTableReader.version(path);
 

@@ -399,11 +399,13 @@ class SchemaEvolutionTest {
     try (DeltaTable table = TestTables.open(path)) {
       assertThatThrownBy(
               () ->
-                  table.evolveFor(
-                      row("id", new BigIntType(), "note", new VarCharType(10)),
-                      List.of(),
-                      SchemaEvolution.ADD_COLUMNS,
-                      false))
+                  table
+                      .metadata()
+                      .evolveFor(
+                          row("id", new BigIntType(), "note", new VarCharType(10)),
+                          List.of(),
+                          SchemaEvolution.ADD_COLUMNS,
+                          false))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("add column 'note' string")
           .hasMessageContaining("'sink.schema-evolution.enable-column-mapping' = 'true'");
@@ -424,7 +426,7 @@ class SchemaEvolutionTest {
       throws IOException {
     var conf = HadoopConfigurations.of(Map.of());
     try (DeltaTable table = TestTables.open(path)) {
-      SchemaMerge merge = table.evolveFor(type, partitions, mode, true);
+      SchemaMerge merge = table.metadata().evolveFor(type, partitions, mode, true);
       FileLayout layout = table.layoutFor(type, partitions);
       List<DataFile> files;
       try (PartitionedDataWriter writer =

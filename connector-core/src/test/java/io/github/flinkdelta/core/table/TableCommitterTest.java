@@ -133,13 +133,15 @@ class TableCommitterTest {
     List<DataFile> files = files(1);
     try (DeltaTable stale = open();
         DeltaTable other = TestTables.open(path)) {
-      other.addColumns(
-          List.of(
-              DeltaTypes.toDeltaSchema(
-                      RowType.of(
-                          new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH)},
-                          new String[] {"note"}))
-                  .at(0)));
+      other
+          .metadata()
+          .addColumns(
+              List.of(
+                  DeltaTypes.toDeltaSchema(
+                          RowType.of(
+                              new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH)},
+                              new String[] {"note"}))
+                      .at(0)));
 
       CommitOutcome outcome = stale.commit("app", 1, files);
 
@@ -165,7 +167,9 @@ class TableCommitterTest {
     try (DeltaTable stale = open();
         DeltaTable other = TestTables.open(path)) {
       stale.checkCommitsAgainst(stale.layoutFor(type, List.of()));
-      other.evolveSchema(new StructType(List.of(other.snapshot().getSchema().get("id"))), false);
+      other
+          .metadata()
+          .evolveSchema(new StructType(List.of(other.snapshot().getSchema().get("id"))), false);
 
       CommitOutcome outcome = stale.commit("app", 1, files);
 

@@ -215,7 +215,7 @@ class UpsertCommitTest {
       table.checkCommitsAgainst(table.layoutFor(TYPE, List.of()));
       DataFile file = commitKeysZeroToFour(table, path);
       try (DeltaTable other = TestTables.open(path)) {
-        other.updateProperties(Map.of("delta.enableDeletionVectors", "false"));
+        other.metadata().updateProperties(Map.of("delta.enableDeletionVectors", "false"));
       }
       long version = DeltaTableReader.version(path);
 

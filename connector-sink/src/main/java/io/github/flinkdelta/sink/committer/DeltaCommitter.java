@@ -243,13 +243,25 @@ public final class DeltaCommitter implements Committer<DeltaCommittable> {
     }
   }
 
+  /** The last transaction version the table records for {@code appId}, or -1. */
+  public long transactionVersion(String appId) {
+    try (var loader = ConnectorClassLoader.enter()) {
+      return table().transactionVersion(appId);
+    }
+  }
+
   private DeltaTable table() {
     if (table == null) {
       table =
           DeltaTable.open(
               TableRequest.of(config.table(), config.hadoopConf())
                   .withMaxCommitRetries(config.maxCommitRetries()));
-      table.checkCommitsAgainst(config.layout());
+      if (config.layout() != null) {
+        table.checkCommitsAgainst(config.layout());
+      } else {
+        // A dynamic sink's writers evolve the table while earlier files wait for this commit.
+        table.followSchemaChanges();
+      }
       if (config.upserts()) {
         table.settleStaleDeletesBy(config.primaryKey());
       }

@@ -23,7 +23,9 @@ import org.apache.hadoop.conf.Configuration;
  *
  * @param table the table: its name, location and where its snapshots come from
  * @param hadoopOptions storage options handed to Hadoop's file systems
- * @param layout how rows are laid out in data files, resolved against the table at build time
+ * @param layout how rows are laid out in data files, resolved against the table at build time; null
+ *     for a table of the dynamic sink, whose files come in the layouts of the row types its records
+ *     carried, each resolved against the table when the writer first met it
  * @param writeOptions how data files are written and rolled
  * @param appId the configured transaction app id, or null for one made at first start
  * @param maxCommitRetries retries of a commit after retryable failures before the task fails
@@ -59,7 +61,6 @@ public record DeltaSinkConfig(
 
   public DeltaSinkConfig {
     Objects.requireNonNull(table, "table");
-    Objects.requireNonNull(layout, "layout");
     Objects.requireNonNull(writeOptions, "writeOptions");
     Objects.requireNonNull(keyIndex, "keyIndex");
     Objects.requireNonNull(defaultAppId, "defaultAppId");

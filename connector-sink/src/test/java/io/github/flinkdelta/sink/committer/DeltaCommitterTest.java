@@ -182,7 +182,9 @@ class DeltaCommitterTest {
       throws Exception {
     committerOnce(request(1, 1));
     try (var table = TestTables.open(path)) {
-      table.updateProperties(Map.of("delta.deletedFileRetentionDuration", "interval 2 hours"));
+      table
+          .metadata()
+          .updateProperties(Map.of("delta.deletedFileRetentionDuration", "interval 2 hours"));
     }
     // Checkpoints were declined for an hour and a half: a vacuum may have taken the files of the
     // one carried over, which no version references.

@@ -175,7 +175,7 @@ class ConcurrentSchemaChangeITCase {
   /** Commits {@code change} of the table's schema as another writer; returns its version. */
   private static long changeSchema(String table, UnaryOperator<StructType> change) {
     try (DeltaTable other = TestTables.open(table)) {
-      return other.evolveSchema(change.apply(other.snapshot().getSchema()), false);
+      return other.metadata().evolveSchema(change.apply(other.snapshot().getSchema()), false);
     }
   }
 }

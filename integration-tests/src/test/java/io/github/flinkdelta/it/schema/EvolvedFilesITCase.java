@@ -144,7 +144,7 @@ class EvolvedFilesITCase {
                   "memo", field.getDataType(), field.isNullable(), field.getMetadata()));
         }
       }
-      other.evolveSchema(new StructType(fields), false);
+      other.metadata().evolveSchema(new StructType(fields), false);
     }
 
     // The sink adds 'note' again: a column of its own, which no file written before holds.

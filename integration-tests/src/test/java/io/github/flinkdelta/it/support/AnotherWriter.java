@@ -50,7 +50,7 @@ public final class AnotherWriter {
         if (delta.snapshot().getSchema().fieldNames().contains(column.getName())) {
           return new Change(delta.snapshot().getVersion(), attempt);
         }
-        return new Change(delta.addColumns(List.of(column)), attempt);
+        return new Change(delta.metadata().addColumns(List.of(column)), attempt);
       } catch (RuntimeException e) {
         last = e;
         Thread.sleep(100);

@@ -1,0 +1,61 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.github.flinkdelta.sink.dynamic;
+
+import java.io.Serializable;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * Where a {@link DynamicRecord} goes and in which shape: the table's name, the type of the record's
+ * row, and, for a table the sink creates, its partition columns and table properties.
+ *
+ * <p>The name is resolved by the sink: under a path root, {@code db.orders} is the table at {@code
+ * <root>/db/orders}; in Unity Catalog, {@code catalog.schema.table}, or a shorter name completed
+ * with the sink's default catalog and schema. A table that does not exist is created with this row
+ * type; one that exists takes the rows of this type as the sink's schema evolution allows (new
+ * columns added, types widened). A row type older than the table's (fewer columns, narrower types)
+ * is written without changing the table.
+ *
+ * <p>Generators should hand on one instance per table and shape rather than a new one per record:
+ * the sink's writers look their resolved tables up by it.
+ *
+ * @param name the table's name, e.g. {@code db.orders} or {@code main.sales.orders}
+ * @param rowType the type of the rows of records bound for it
+ * @param partitionColumns the partition columns of a table the sink creates, checked against an
+ *     existing table
+ * @param properties table properties of a table the sink creates, e.g. {@code
+ *     delta.checkpointInterval}
+ */
+@PublicEvolving
+public record DynamicTable(
+    String name, RowType rowType, List<String> partitionColumns, Map<String, String> properties)
+    implements Serializable {
+
+  public DynamicTable {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(rowType, "rowType");
+    partitionColumns = List.copyOf(partitionColumns);
+    properties = Map.copyOf(properties);
+  }
+
+  /** An unpartitioned table of rows of {@code rowType}. */
+  public static DynamicTable of(String name, RowType rowType) {
+    return new DynamicTable(name, rowType, List.of(), Map.of());
+  }
+
+  /** This table, partitioned by {@code columns} when the sink creates it. */
+  public DynamicTable withPartitionColumns(String... columns) {
+    return new DynamicTable(name, rowType, List.of(columns), properties);
+  }
+
+  /** This table, created with {@code tableProperties}. */
+  public DynamicTable withProperties(Map<String, String> tableProperties) {
+    return new DynamicTable(name, rowType, partitionColumns, tableProperties);
+  }
+}

@@ -1,0 +1,135 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.github.flinkdelta.sink.dynamic;
+
+import io.github.flinkdelta.core.catalog.TableDefinition;
+import io.github.flinkdelta.core.catalog.TableReference;
+import io.github.flinkdelta.core.schema.FormerColumns;
+import io.github.flinkdelta.core.schema.TableFeatureChecks;
+import io.github.flinkdelta.core.table.DeltaTable;
+import io.github.flinkdelta.core.table.TableRequest;
+import io.github.flinkdelta.core.types.DeltaTypes;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
+import io.github.flinkdelta.sink.internal.ConnectorClassLoader;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.table.types.logical.RowType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Finds, creates and evolves the tables a writer subtask's records name, once per table and row
+ * shape: a missing table is created with the shape's columns, partition columns and properties; an
+ * existing one evolves as the sink's schema evolution allows before any row of the new shape is
+ * written, so no version holds a file whose columns its schema lacks. Creating races with other
+ * subtasks and jobs: whoever commits version 0 first wins, and the others write that table.
+ *
+ * <p>Shapes are kept in a cache of bounded size, least recently used out first.
+ */
+final class DynamicTableResolver {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DynamicTableResolver.class);
+  private static final String COLUMN_MAPPING_MODE = "delta.columnMapping.mode";
+
+  private final DynamicSinkConfig config;
+  private final int maxShapes;
+  private final Map<DynamicTable, ResolvedShape> shapes;
+
+  /** Tables checked for being writable by this process. */
+  private final Set<String> writable = new HashSet<>();
+
+  DynamicTableResolver(DynamicSinkConfig config) {
+    this.config = config;
+    this.maxShapes = config.sinkOptions().get(DynamicSinkOptions.MAX_CACHED_TABLES);
+    this.shapes = new LinkedHashMap<>(16, 0.75f, true);
+  }
+
+  /** The table and layout of rows of {@code table}'s shape, the table created or evolved first. */
+  ResolvedShape resolve(DynamicTable table) {
+    ResolvedShape shape = shapes.get(table);
+    if (shape == null) {
+      try (var loader = ConnectorClassLoader.enter()) {
+        shape = load(table);
+      }
+      shapes.put(table, shape);
+      if (shapes.size() > maxShapes) {
+        var eldest = shapes.keySet().iterator();
+        eldest.next();
+        eldest.remove();
+      }
+    }
+    return shape;
+  }
+
+  /** Forgets every shape of table {@code name}, which changed in ways its layouts may not know. */
+  void forget(String name) {
+    shapes.keySet().removeIf(table -> table.name().equals(name));
+  }
+
+  /** Opens table {@code name}, which must exist, for a change. */
+  DeltaTable open(String name) {
+    return DeltaTable.open(TableRequest.of(config.names().reference(name), config.hadoopConf()));
+  }
+
+  private ResolvedShape load(DynamicTable shape) {
+    Configuration options = config.optionsOf(shape.name());
+    TableReference reference = config.names().reference(shape.name());
+    try (DeltaTable table = openOrCreate(reference, shape, options)) {
+      if (writable.add(table.name())) {
+        table.checkWritable();
+      }
+      // Rows from before a rename or drop, sent again after a failure, carry former names.
+      FormerColumns.Renaming renaming =
+          table.metadata().formerColumns().renaming(shape.rowType(), table.snapshot().getSchema());
+      RowType rowType = renaming.rowType();
+      TableFeatureChecks.check(table.name(), table.snapshot(), rowType);
+      table
+          .metadata()
+          .evolveFor(
+              rowType,
+              shape.partitionColumns(),
+              options.get(DeltaSinkOptions.SCHEMA_EVOLUTION),
+              options.get(DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING));
+      return new ResolvedShape(
+          shape.name(),
+          table.locator(),
+          table.layoutFor(rowType, shape.partitionColumns()),
+          renaming.keptPositions());
+    }
+  }
+
+  /**
+   * Opens the table, creating it when it is missing. Another subtask or job may create it between
+   * the look and the creation: a creation that fails is followed by a second look, which finds the
+   * table the other one created.
+   */
+  private DeltaTable openOrCreate(
+      TableReference reference, DynamicTable shape, Configuration options) {
+    TableRequest request = TableRequest.of(reference, config.hadoopConf());
+    if (!options.get(DeltaSinkOptions.CREATE_IF_MISSING)) {
+      return DeltaTable.open(request);
+    }
+    try {
+      return DeltaTable.open(request.creatingIfMissing(definition(shape)));
+    } catch (RuntimeException e) {
+      if (reference.find(config.hadoopConf()).isEmpty()) {
+        throw e;
+      }
+      LOG.info("Table {} was created by another writer meanwhile", reference.name());
+      return DeltaTable.open(request);
+    }
+  }
+
+  /** The table a shape's first record creates, with column mapping so that it can evolve. */
+  private static TableDefinition definition(DynamicTable shape) {
+    Map<String, String> properties = new LinkedHashMap<>(shape.properties());
+    properties.putIfAbsent(COLUMN_MAPPING_MODE, "name");
+    return new TableDefinition(
+        DeltaTypes.toDeltaSchema(shape.rowType()), shape.partitionColumns(), properties);
+  }
+}

@@ -1,0 +1,127 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.github.flinkdelta.sink.dynamic;
+
+import io.github.flinkdelta.core.write.DataFiles;
+import io.github.flinkdelta.sink.committer.DeltaCommittable;
+import io.github.flinkdelta.sink.internal.FlinkCompat;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Gathers the write results of all writer subtasks (parallelism 1) and emits, per checkpoint, one
+ * {@link DynamicCommittable} for each table with files in it, tagged with the sink's app id.
+ *
+ * <p>The app id lives in this operator's state, as in the single-table sink: made once when the job
+ * first starts (or taken from {@code sink.app-id}), it survives restores under a new job id. Each
+ * table learns of it with its first commit; whether restored state is older than a table is checked
+ * by the committer when it first commits to the table.
+ */
+final class DynamicWriteResultAggregator
+    extends AbstractStreamOperator<CommittableMessage<DynamicCommittable>>
+    implements OneInputStreamOperator<
+            CommittableMessage<DynamicWriteResult>, CommittableMessage<DynamicCommittable>>,
+        BoundedOneInput {
+
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(DynamicWriteResultAggregator.class);
+
+  private final DynamicSinkConfig config;
+
+  private transient ListState<String> appIdState;
+  private transient String appId;
+
+  /** Per checkpoint, per table: the files of every writer subtask. */
+  private transient TreeMap<Long, Map<String, List<DataFiles>>> pending;
+
+  DynamicWriteResultAggregator(DynamicSinkConfig config) {
+    this.config = config;
+  }
+
+  @Override
+  public void initializeState(StateInitializationContext context) throws Exception {
+    super.initializeState(context);
+    pending = new TreeMap<>();
+    appIdState =
+        context
+            .getOperatorStateStore()
+            .getListState(new ListStateDescriptor<>("delta-sink-app-id", String.class));
+    String restored = null;
+    for (String value : appIdState.get()) {
+      restored = value;
+    }
+    if (config.appId() != null) {
+      appId = config.appId();
+    } else {
+      appId = restored != null ? restored : config.defaultAppId();
+    }
+    LOG.info("Dynamic Delta sink writes its tables under app id {}", appId);
+  }
+
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    appIdState.update(List.of(appId));
+  }
+
+  @Override
+  public void processElement(StreamRecord<CommittableMessage<DynamicWriteResult>> element) {
+    if (element.getValue() instanceof CommittableWithLineage<DynamicWriteResult> message) {
+      DynamicWriteResult result = message.getCommittable();
+      pending
+          .computeIfAbsent(FlinkCompat.checkpointId(message), id -> new LinkedHashMap<>())
+          .computeIfAbsent(result.table(), table -> new ArrayList<>())
+          .add(result.files());
+    }
+  }
+
+  @Override
+  public void prepareSnapshotPreBarrier(long checkpointId) {
+    emitUpTo(checkpointId);
+  }
+
+  @Override
+  public void endInput() {
+    emitUpTo(Long.MAX_VALUE);
+  }
+
+  private void emitUpTo(long checkpointId) {
+    Iterator<Map.Entry<Long, Map<String, List<DataFiles>>>> it =
+        pending.headMap(checkpointId, true).entrySet().iterator();
+    while (it.hasNext()) {
+      Map.Entry<Long, Map<String, List<DataFiles>>> entry = it.next();
+      long id = entry.getKey();
+      Map<String, List<DataFiles>> tables = entry.getValue();
+      output.collect(
+          new StreamRecord<>(FlinkCompat.<DynamicCommittable>summary(0, 1, id, tables.size())));
+      tables.forEach(
+          (table, files) ->
+              output.collect(
+                  new StreamRecord<>(
+                      new CommittableWithLineage<>(
+                          new DynamicCommittable(
+                              table, new DeltaCommittable(appId, id, DataFiles.concat(files))),
+                          id,
+                          0))));
+      it.remove();
+    }
+  }
+}

@@ -1,0 +1,96 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.github.flinkdelta.sink.dynamic;
+
+import io.github.flinkdelta.core.catalog.TableLocator;
+import io.github.flinkdelta.sink.committer.DeltaCommittable;
+import io.github.flinkdelta.sink.committer.DeltaCommitter;
+import io.github.flinkdelta.sink.committer.DeltaCommitterMetrics;
+import io.github.flinkdelta.sink.internal.ConnectorClassLoader;
+import io.github.flinkdelta.sink.internal.SinkErrors;
+import java.time.Clock;
+import java.util.List;
+import java.util.OptionalLong;
+import org.apache.flink.api.connector.sink2.Committer.CommitRequest;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
+
+/**
+ * One table of a dynamic sink's committer: the single-table sink's {@link DeltaCommitter} on it,
+ * opened at the table's first commit. Before that first commit after a restore, the table is
+ * checked for commits of the app id past the restored checkpoint (restored state older than the
+ * table), which the single-table sink checks when the job starts.
+ */
+final class TableCommit implements AutoCloseable {
+
+  private final String name;
+  private final DynamicSinkConfig config;
+  private final OptionalLong restoredCheckpointId;
+  private DeltaCommitter committer;
+
+  TableCommit(String name, DynamicSinkConfig config, OptionalLong restoredCheckpointId) {
+    this.name = name;
+    this.config = config;
+    this.restoredCheckpointId = restoredCheckpointId;
+  }
+
+  String name() {
+    return config.names().fullName(name);
+  }
+
+  /** Commits the table's requests of one completed checkpoint (or of several, after a restore). */
+  void commit(List<CommitRequest<DeltaCommittable>> requests) {
+    if (committer == null) {
+      committer = open(requests.get(0).getCommittable().appId());
+    }
+    committer.commit(requests);
+  }
+
+  private DeltaCommitter open(String appId) {
+    TableLocator locator;
+    try (var loader = ConnectorClassLoader.enter()) {
+      locator =
+          config
+              .names()
+              .reference(name)
+              .find(config.hadoopConf())
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          "Dynamic Delta sink cannot commit to "
+                              + name()
+                              + ": the table is gone, though the sink's writers found or created"
+                              + " it in this checkpoint. Was it dropped meanwhile? Restore the"
+                              + " table, or restart the job without its state to create it"
+                              + " anew."));
+    }
+    DeltaCommitter opened =
+        new DeltaCommitter(
+            config.tableConfig(name, locator),
+            restoredCheckpointId,
+            // Per-table metrics would grow with the tables; the dynamic committer reports totals.
+            new DeltaCommitterMetrics(new UnregisteredMetricsGroup(), name(), Clock.systemUTC()),
+            true);
+    if (restoredCheckpointId.isPresent()) {
+      long tableTxn = opened.transactionVersion(appId);
+      long restored = restoredCheckpointId.getAsLong();
+      if (tableTxn > restored) {
+        opened.close();
+        throw new SuppressRestartsException(
+            new IllegalStateException(
+                SinkErrors.restoredStateOlderThanTable(name(), appId, restored, tableTxn)));
+      }
+    }
+    return opened;
+  }
+
+  @Override
+  public void close() {
+    if (committer != null) {
+      committer.close();
+      committer = null;
+    }
+  }
+}
