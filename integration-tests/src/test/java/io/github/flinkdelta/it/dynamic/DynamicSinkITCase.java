@@ -14,14 +14,17 @@ import io.github.flinkdelta.it.support.TestRows;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.DeltaSinkOptions;
 import io.github.flinkdelta.sink.dynamic.DynamicDeltaSink;
+import io.github.flinkdelta.sink.dynamic.DynamicRecordGenerator;
 import io.github.flinkdelta.sink.dynamic.DynamicSinkOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -74,7 +77,43 @@ class DynamicSinkITCase {
                 .containsExactlyInAnyOrderElementsOf(rows));
   }
 
-  private DynamicDeltaSink<RowData> sink(RoutedRows routes) {
+  @Test
+  void twoJobsRacingToCreateTheSameFiftyTablesEachLandExactlyOnce(
+      @InjectMiniCluster MiniCluster cluster) throws Exception {
+    int tables = 50;
+    long count = 5_000;
+    SpreadRows first = new SpreadRows("race.", tables, 0, BUCKETS);
+    SpreadRows second = new SpreadRows("race.", tables, count, BUCKETS);
+    StreamExecutionEnvironment env1 = FLINK.job().checkpointEveryMillis(100).restarts(3).env();
+    TestRows.source(env1, count, 5_000, BUCKETS).sinkTo(sink(first));
+    StreamExecutionEnvironment env2 = FLINK.job().checkpointEveryMillis(100).restarts(3).env();
+    TestRows.source(env2, count, 5_000, BUCKETS)
+        .map(new FailingMapper(injected, 1, 1_000))
+        .sinkTo(sink(second));
+    var job1 = env1.executeAsync("first racer");
+    var job2 = env2.executeAsync("second racer");
+    job1.getJobExecutionResult().get();
+    job2.getJobExecutionResult().get();
+
+    assertThat(injected.count()).isGreaterThanOrEqualTo(1);
+    // Losing a race to create a table cost the first job nothing: it never restarted.
+    assertThat(cluster.getArchivedExecutionGraph(job1.getJobID()).get().getAllExecutionVertices())
+        .extracting(v -> v.getCurrentExecutionAttempt().getAttemptNumber())
+        .containsOnly(0);
+    Map<String, List<List<Object>>> expected = first.expected(count);
+    second.expected(count).forEach((table, rows) -> expected.get(table).addAll(rows));
+    assertThat(expected).hasSize(tables);
+    expected.forEach(
+        (table, rows) -> {
+          String path = path(table);
+          assertThat(DeltaTableReader.readAll(path))
+              .as("rows of %s", table)
+              .hasSize(rows.size())
+              .containsExactlyInAnyOrderElementsOf(rows);
+        });
+  }
+
+  private DynamicDeltaSink<RowData> sink(DynamicRecordGenerator<RowData> routes) {
     return DeltaSink.dynamic(routes)
         .tableRoot(dir.toUri().toString())
         .option(DeltaSinkOptions.TARGET_FILE_SIZE, MemorySize.parse("1mb"))
