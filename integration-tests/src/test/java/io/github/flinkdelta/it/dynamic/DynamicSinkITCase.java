@@ -61,7 +61,7 @@ class DynamicSinkITCase {
     RoutedRows routes = new RoutedRows("db.", tables, count, firstLate, generatorFaults);
     StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).restarts(5).env();
     TestRows.source(env, count, 4_000, BUCKETS)
-        .map(new FailingMapper(injected, 2, 1_500))
+        .map(FailingMapper.untilFired(injected, 2, 1_500))
         .sinkTo(sink(routes));
     env.execute("dynamic sink through failures");
 

@@ -63,6 +63,9 @@ public final class UnityCatalogClient implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(UnityCatalogClient.class);
   private static final String API_BASE = "/api/2.1/unity-catalog";
 
+  /** Retries of the commit that registers a new managed table. */
+  private static final int CREATE_RETRIES = 2;
+
   /**
    * The commit-API probe, relative to {@link #API_BASE}: protocol 1.0, a catalog that is absent.
    */
@@ -210,6 +213,9 @@ public final class UnityCatalogClient implements AutoCloseable {
                 partitions.isEmpty()
                     ? DataLayoutSpec.noDataLayout()
                     : DataLayoutSpec.partitioned(partitions))
+            // A name another writer registered first fails every retry alike (409): the caller
+            // finds that table instead. Two retries are for a catalog that answers once in error.
+            .withMaxRetries(CREATE_RETRIES)
             .build(engine);
     create
         .commit(engine, CloseableIterable.emptyIterable())

@@ -1,0 +1,87 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.github.flinkdelta.it.dynamic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flinkdelta.it.support.CatalogReads;
+import io.github.flinkdelta.it.support.FailingMapper;
+import io.github.flinkdelta.it.support.FaultCounter;
+import io.github.flinkdelta.it.support.FlinkCluster;
+import io.github.flinkdelta.it.support.TestRows;
+import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.testkit.UnityCatalogServer;
+import io.github.flinkdelta.testkit.UnityCatalogServerExtension;
+import io.github.flinkdelta.uc.Secret;
+import io.github.flinkdelta.uc.UnityCatalogConnection;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.testutils.junit.SharedObjectsExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The dynamic sink on Unity Catalog: managed tables created through the catalog as their first rows
+ * arrive (uc-testkit over HTTP, storage on local disk), every version ratified by it, each table
+ * exactly once through failures, one of them inside the checkpoint that created a table.
+ */
+class DynamicUnityCatalogITCase {
+
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
+  @RegisterExtension final SharedObjectsExtension shared = SharedObjectsExtension.create();
+  private final FaultCounter injected = FaultCounter.in(shared);
+  private final FaultCounter generatorFaults = FaultCounter.in(shared);
+
+  private static final int BUCKETS = 4;
+  private static final String TOKEN = "uc-test-token";
+
+  @RegisterExtension
+  final UnityCatalogServerExtension catalog =
+      new UnityCatalogServerExtension(uc -> uc.token(TOKEN));
+
+  @Test
+  void managedTablesAreCreatedOnTheFlyAndWrittenExactlyOnce() throws Exception {
+    UnityCatalogServer server = catalog.server();
+    UnityCatalogConnection connection = new UnityCatalogConnection(server.uri(), Secret.of(TOKEN));
+    long count = 6_000;
+    int tables = 4;
+    long firstLate = count / 4;
+    while (!new RoutedRows("", tables, count, -1, generatorFaults)
+        .table(firstLate)
+        .equals("late")) {
+      firstLate++;
+    }
+    RoutedRows routes = new RoutedRows("", tables, count, firstLate, generatorFaults);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).restarts(5).env();
+    TestRows.source(env, count, 3_000, BUCKETS)
+        .map(FailingMapper.untilFired(injected, 1, 2_000))
+        .sinkTo(
+            DeltaSink.dynamic(routes)
+                .unityCatalog(connection)
+                .defaultNamespace("main.default")
+                .build());
+    env.execute("dynamic sink on unity catalog");
+
+    assertThat(injected.count()).isGreaterThanOrEqualTo(1);
+    assertThat(generatorFaults.count()).isEqualTo(1);
+    Map<String, List<List<Object>>> expected = routes.expected(count, BUCKETS);
+    assertThat(expected).hasSize(tables + 1);
+    expected.forEach(
+        (table, rows) -> {
+          String name = "main.default." + table;
+          assertThat(CatalogReads.table(connection, name).managed())
+              .as("%s managed", name)
+              .isTrue();
+          CatalogReads.Read read = CatalogReads.read(connection, name);
+          assertThat(read.rows())
+              .as("rows of %s", name)
+              .hasSize(rows.size())
+              .containsExactlyInAnyOrderElementsOf(rows);
+          // The catalog ratified every version the table has.
+          assertThat(server.latestVersion(name)).isEqualTo(read.version());
+        });
+  }
+}
