@@ -12,7 +12,10 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.function.Predicate;
 import org.apache.flink.runtime.state.KeyGroupRange;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.KeyGroupStatePartitionStreamProvider;
@@ -110,6 +113,23 @@ final class HeapKeyIndex implements UpsertKeyIndex {
       (group == null ? new KeyLocations() : group).writeTo(data);
     }
     data.flush();
+  }
+
+  @Override
+  public void removeIf(Predicate<String> keys) {
+    for (KeyLocations group : groups) {
+      if (group == null) {
+        continue;
+      }
+      List<String> removed = new ArrayList<>();
+      group.forEach(
+          (key, fileId, position) -> {
+            if (keys.test(key)) {
+              removed.add(key);
+            }
+          });
+      removed.forEach(group::remove);
+    }
   }
 
   @Override

@@ -16,8 +16,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.flink.runtime.state.KeyGroupRange;
-import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,10 +40,10 @@ final class IndexFollower implements AutoCloseable {
 
   private final DeltaSinkConfig config;
   private final int subtask;
-  private final KeyGroupRange range;
-  private final int maxParallelism;
+  private final IndexKeys keys;
   private final String appId;
   private final ExecutorService executor;
+  private final boolean ownsExecutor;
   private final AtomicBoolean running = new AtomicBoolean();
   private final AtomicReference<KeyChanges> ready = new AtomicReference<>();
   private final AtomicReference<RuntimeException> lastFailure = new AtomicReference<>();
@@ -57,23 +55,42 @@ final class IndexFollower implements AutoCloseable {
    * @param appId the sink's app id, whose versions hold rows the index has already; null when
    *     unknown
    */
+  IndexFollower(DeltaSinkConfig config, int subtask, IndexKeys keys, String appId) {
+    this(config, subtask, keys, appId, ownThread(config, subtask), true);
+  }
+
+  /**
+   * @param appId the sink's app id, whose versions hold rows the index has already; null when
+   *     unknown
+   * @param executor where reads run
+   * @param ownsExecutor whether closing the follower stops {@code executor}
+   */
   IndexFollower(
-      DeltaSinkConfig config, int subtask, KeyGroupRange range, int maxParallelism, String appId) {
+      DeltaSinkConfig config,
+      int subtask,
+      IndexKeys keys,
+      String appId,
+      ExecutorService executor,
+      boolean ownsExecutor) {
     this.config = config;
     this.subtask = subtask;
-    this.range = range;
-    this.maxParallelism = maxParallelism;
+    this.keys = keys;
     this.appId = appId;
+    this.executor = executor;
+    this.ownsExecutor = ownsExecutor;
+  }
+
+  /** A thread for one table's reads, named for it. */
+  private static ExecutorService ownThread(DeltaSinkConfig config, int subtask) {
     ClassLoader loader = IndexFollower.class.getClassLoader();
-    this.executor =
-        Executors.newSingleThreadExecutor(
-            task -> {
-              Thread thread =
-                  new Thread(task, "delta-index-follower-" + config.tableName() + "-" + subtask);
-              thread.setDaemon(true);
-              thread.setContextClassLoader(loader);
-              return thread;
-            });
+    return Executors.newSingleThreadExecutor(
+        task -> {
+          Thread thread =
+              new Thread(task, "delta-index-follower-" + config.tableName() + "-" + subtask);
+          thread.setDaemon(true);
+          thread.setContextClassLoader(loader);
+          return thread;
+        });
   }
 
   /** Starts reading the changes after {@code indexVersion}, unless a read runs or waits. */
@@ -100,14 +117,7 @@ final class IndexFollower implements AutoCloseable {
   private void read(long indexVersion) {
     long started = System.nanoTime();
     try (var loader = ConnectorClassLoader.enter()) {
-      KeyChanges changes =
-          table()
-              .keyChanges(
-                  indexVersion,
-                  config.primaryKey(),
-                  key ->
-                      range.contains(KeyGroupRangeAssignment.assignToKeyGroup(key, maxParallelism)),
-                  appId);
+      KeyChanges changes = table().keyChanges(indexVersion, config.primaryKey(), keys::owns, appId);
       failures = 0;
       if (changes.toVersion() > indexVersion) {
         long foreign = changes.versions().stream().filter(KeyChanges.Version::isForeign).count();
@@ -151,11 +161,27 @@ final class IndexFollower implements AutoCloseable {
     return table;
   }
 
-  /** Lets a running read finish for up to two seconds, then interrupts it. */
+  /**
+   * Lets a running read finish for up to two seconds, then interrupts it (on a thread of its own;
+   * on a shared one, the read goes on into a table that is closed under it, and its failure is
+   * ignored).
+   */
   @Override
   public void close() {
     closing = true;
-    BackgroundThreads.stop(executor);
+    if (ownsExecutor) {
+      BackgroundThreads.stop(executor);
+    } else {
+      long deadline = System.nanoTime() + 2_000_000_000L;
+      while (running.get() && System.nanoTime() < deadline) {
+        try {
+          Thread.sleep(10);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+    }
     if (table != null) {
       try (var loader = ConnectorClassLoader.enter()) {
         table.close();

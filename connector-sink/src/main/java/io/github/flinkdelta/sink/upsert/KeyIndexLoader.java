@@ -16,8 +16,6 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import org.apache.flink.runtime.checkpoint.CheckpointType;
 import org.apache.flink.runtime.state.AbstractKeyedStateBackend;
-import org.apache.flink.runtime.state.KeyGroupRange;
-import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.KeyGroupStatePartitionStreamProvider;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.heap.HeapKeyedStateBackend;
@@ -29,13 +27,11 @@ import org.slf4j.LoggerFactory;
  * and reads the keys of the table into it at a first start, or when the table's log no longer holds
  * the versions a restored index would follow.
  *
- * @param config the sink's configuration, which names the kind
+ * @param config the table's configuration, which names the kind
  * @param subtask the writer subtask, for the log
- * @param range the subtask's key groups
- * @param maxParallelism the job's maximum parallelism, which assigns keys to key groups
+ * @param keys how the table's keys are kept in the index, and which the subtask owns
  */
-record KeyIndexLoader(
-    DeltaSinkConfig config, int subtask, KeyGroupRange range, int maxParallelism) {
+record KeyIndexLoader(DeltaSinkConfig config, int subtask, IndexKeys keys) {
 
   /** It logs as the writer it serves. */
   private static final Logger LOG = LoggerFactory.getLogger(UpsertWriterOperator.class);
@@ -71,7 +67,7 @@ record KeyIndexLoader(
               config.tableName(), backend.getClass().getSimpleName()));
     }
     KeyedStateKeyIndex keyed = KeyedStateKeyIndex.of(backend, generation);
-    HeapKeyIndex heap = new HeapKeyIndex(range, maxParallelism);
+    HeapKeyIndex heap = new HeapKeyIndex(keys.range(), keys.maxParallelism());
     if (restoredOnHeap) {
       heap.restore(rawInputs);
     }
@@ -95,8 +91,9 @@ record KeyIndexLoader(
   }
 
   /**
-   * Reads the keys of the table's live rows into {@code index}, those of the subtask's key groups;
-   * a key the table holds twice keeps one row, and the others go into {@code deletes}.
+   * Reads the keys of the table's live rows into {@code index} (as the table's keys see it), those
+   * of the subtask's key groups; a key the table holds twice keeps one row, and the others go into
+   * {@code deletes}.
    *
    * @return the version read
    */
@@ -111,8 +108,7 @@ record KeyIndexLoader(
           table.scanKeys(
               config.primaryKey(),
               (key, fileId, position) -> {
-                if (!range.contains(
-                    KeyGroupRangeAssignment.assignToKeyGroup(key, maxParallelism))) {
+                if (!keys.owns(key)) {
                   return;
                 }
                 try {

@@ -8,6 +8,7 @@ import io.github.flinkdelta.core.upsert.IndexEntries;
 import io.github.flinkdelta.core.write.RowLocation;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.state.ValueState;
@@ -80,6 +81,18 @@ final class KeyedStateKeyIndex implements UpsertKeyIndex {
   @Override
   public void snapshotState(StateSnapshotContext context) {
     // The state backend writes the entries.
+  }
+
+  @Override
+  public void removeIf(Predicate<String> keys) {
+    List<String> removed;
+    try (Stream<String> all = backend.getKeys(STATE_NAME, VoidNamespace.INSTANCE)) {
+      removed = all.filter(keys).collect(Collectors.toList());
+    }
+    for (String key : removed) {
+      select(key);
+      entries.clear();
+    }
   }
 
   @Override

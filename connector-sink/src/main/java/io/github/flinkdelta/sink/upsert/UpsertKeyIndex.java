@@ -7,6 +7,7 @@ package io.github.flinkdelta.sink.upsert;
 import io.github.flinkdelta.core.upsert.IndexCatchUp;
 import io.github.flinkdelta.core.write.RowLocation;
 import java.io.IOException;
+import java.util.function.Predicate;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 
 /**
@@ -39,6 +40,9 @@ interface UpsertKeyIndex extends IndexCatchUp.Index {
   interface EntryConsumer {
     void accept(String key, RowLocation location) throws IOException;
   }
+
+  /** Removes the entries of every key {@code keys} accepts. */
+  void removeIf(Predicate<String> keys) throws Exception;
 
   /** Hands every entry to {@code consumer}, then empties the index. */
   void drainTo(EntryConsumer consumer) throws Exception;

@@ -6,6 +6,7 @@ package io.github.flinkdelta.sink.upsert;
 
 import io.github.flinkdelta.core.upsert.PendingWrites;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.OperatorStateStore;
@@ -22,7 +23,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * checkpoints whose commit is not known yet. Union lists, so every subtask restores all of them
  * after a rescale.
  */
-final class UpsertWriterState {
+@Internal
+public final class UpsertWriterState {
 
   /** Where the index's entries live, as the state records it. */
   private static final long IN_BACKEND = 0;
@@ -49,7 +51,7 @@ final class UpsertWriterState {
    * @param appId the sink's app id, null when the state did not keep it
    * @param pending the writes of checkpoints whose commit is not known yet
    */
-  record Restored(
+  public record Restored(
       boolean any,
       long indexVersion,
       long generation,
@@ -102,19 +104,16 @@ final class UpsertWriterState {
         any, any ? indexVersion : -1, generation, lastResult, onHeap, appId, pending);
   }
 
-  void snapshot(
-      long indexVersion,
-      long generation,
-      long lastResult,
-      boolean onHeap,
-      String appId,
-      PendingWrites pending)
-      throws Exception {
-    indexVersions.update(List.of(indexVersion));
-    rebuilds.update(List.of(new long[] {generation, -1, lastResult, onHeap ? HEAP : IN_BACKEND}));
-    appIds.update(appId == null ? List.of() : List.of(appId));
+  void snapshot(Restored table) throws Exception {
+    indexVersions.update(List.of(table.indexVersion()));
+    rebuilds.update(
+        List.of(
+            new long[] {
+              table.generation(), -1, table.lastResult(), table.onHeap() ? HEAP : IN_BACKEND
+            }));
+    appIds.update(table.appId() == null ? List.of() : List.of(table.appId()));
     DataOutputSerializer out = new DataOutputSerializer(64);
-    pending.writeTo(out);
+    table.pending().writeTo(out);
     pendingWrites.update(List.of(out.getCopyOfBuffer()));
   }
 }

@@ -64,7 +64,8 @@ class KeyIndexLoaderTest {
     for (int subtask = 0; subtask < 2; subtask++) {
       KeyGroupRange range =
           KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(MAX_PARALLELISM, 2, subtask);
-      KeyIndexLoader loader = new KeyIndexLoader(config, subtask, range, MAX_PARALLELISM);
+      KeyIndexLoader loader =
+          new KeyIndexLoader(config, subtask, IndexKeys.of(range, MAX_PARALLELISM));
       HeapKeyIndex index = new HeapKeyIndex(range, MAX_PARALLELISM);
       FileDeletes deletes = new FileDeletes();
 
