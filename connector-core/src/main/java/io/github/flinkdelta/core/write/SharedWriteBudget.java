@@ -37,16 +37,17 @@ public final class SharedWriteBudget {
    *
    * @param options how its files are written and rolled; their own budget is not used
    * @see PartitionedDataWriter#PartitionedDataWriter(FileLayout, Configuration, String,
-   *     FileWriteOptions, String)
+   *     FileWriteOptions, String, boolean)
    */
   public PartitionedDataWriter newWriter(
       FileLayout layout,
       Configuration conf,
       String tableRoot,
       FileWriteOptions options,
-      String filePrefix) {
+      String filePrefix,
+      boolean holdRows) {
     PartitionedDataWriter writer =
-        new PartitionedDataWriter(layout, conf, tableRoot, options, filePrefix, true, this);
+        new PartitionedDataWriter(layout, conf, tableRoot, options, filePrefix, holdRows, this);
     writers.add(writer);
     return writer;
   }

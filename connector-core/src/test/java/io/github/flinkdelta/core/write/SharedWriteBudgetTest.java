@@ -85,7 +85,8 @@ class SharedWriteBudgetTest {
           HadoopConfigurations.of(Map.of()),
           path,
           FileWriteOptions.from(options),
-          "p");
+          "p",
+          true);
     }
   }
 

@@ -6,6 +6,7 @@ package io.github.flinkdelta.sink.dynamic;
 
 import io.github.flinkdelta.sink.internal.FlinkCompat;
 import io.github.flinkdelta.sink.internal.SinkErrors;
+import io.github.flinkdelta.sink.writer.WriteResultRows;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.sink2.Committer;
@@ -22,6 +23,7 @@ import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreWriteTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.table.data.RowData;
 
 /**
  * An exactly-once Flink sink that writes many Delta tables at once: each element of the stream is
@@ -30,9 +32,12 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * io.github.flinkdelta.sink.DeltaSink#dynamic}.
  *
  * <pre>
- *   elements ─▶ writer (parallel)               ─▶ aggregator (parallelism 1) ─▶ committer
- *               generator → records → open files    one committable per table     one version per
- *               of their tables, one budget         per checkpoint                table, in parallel
+ *   elements ─▶ router (parallel)                 ─┬───────────────────────────▶ results writer
+ *               generator → records; appending     │ keyed by table and key         │
+ *               tables' rows into files, one budget └▶ upsert writer (parallel) ─────┤
+ *                                                     one key index, one budget      ▼
+ *                          committer ◀─ aggregator (parallelism 1): one committable per table
+ *                          one version per table, in parallel          per checkpoint
  * </pre>
  *
  * <p>Each table commits as the single-table sink does, under one app id with transaction version =
@@ -64,17 +69,41 @@ public final class DynamicDeltaSink<T> extends FlinkCompat.SinkBase<T>
     this.uidPrefix = uidPrefix;
   }
 
+  /**
+   * Runs the generator and writes every table before the sink's writer: the rows of appending
+   * tables beside the input, those of tables with a primary key after a shuffle by table and key.
+   * The sink's writer then receives the write results of both, in place of the elements.
+   */
   @Internal
   @Override
+  @SuppressWarnings("unchecked")
   public DataStream<T> addPreWriteTopology(DataStream<T> elements) {
-    return distribution == null ? elements : elements.keyBy(distribution);
+    SingleOutputStreamOperator<DynamicRecord> routed =
+        (distribution == null ? elements : elements.keyBy(distribution))
+            .transform(
+                "Delta dynamic router",
+                DynamicRecordType.INSTANCE,
+                new DynamicRecordRouter<>(config, generator));
+    SingleOutputStreamOperator<RowData> upserts =
+        routed
+            .keyBy(new DynamicRecordKeys())
+            .transform(
+                "Delta dynamic upsert writer",
+                WriteResultRows.TYPE,
+                new DynamicUpsertWriter(config));
+    if (uidPrefix != null) {
+      routed.uid(uidPrefix + "-router");
+      upserts.uid(uidPrefix + "-upsert-writer");
+    }
+    DataStream<RowData> results =
+        routed.getSideOutput(DynamicRecordRouter.APPEND_RESULTS).union(upserts);
+    return (DataStream<T>) (DataStream<?>) results;
   }
 
   @Internal
   @Override
   public SinkWriter<T> createWriter(WriterInitContext context) {
-    return new DynamicSinkWriter<>(
-        config, generator, context.getTaskInfo().getIndexOfThisSubtask(), context.metricGroup());
+    return new DynamicResultsWriter<>();
   }
 
   @Internal

@@ -34,6 +34,7 @@ final class DynamicSerializers {
       DataOutputSerializer out = new DataOutputSerializer(256);
       StateStrings.write(result.table(), out);
       result.files().writeTo(out);
+      result.deletes().writeTo(out);
       return out.getCopyOfBuffer();
     }
 
@@ -43,7 +44,7 @@ final class DynamicSerializers {
       DataInputDeserializer in = new DataInputDeserializer(serialized);
       String table = StateStrings.read(in, "dynamic sink");
       DataFiles files = DataFileSerialization.readFiles(in);
-      return new DynamicWriteResult(table, files);
+      return new DynamicWriteResult(table, files, DataFileSerialization.readDeletes(version, in));
     }
   }
 

@@ -7,6 +7,7 @@ package io.github.flinkdelta.sink.dynamic;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.maintenance.CompactionOptions;
 import io.github.flinkdelta.core.maintenance.CompactionTrigger;
+import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.write.FileWriteOptions;
 import io.github.flinkdelta.sink.DeltaSinkOptions;
 import io.github.flinkdelta.sink.internal.DeltaSinkConfig;
@@ -63,8 +64,11 @@ record DynamicSinkConfig(
   /**
    * The configuration of one table as the single-table sink's committer takes it: the table's
    * options, no fixed file layout (see {@link DeltaSinkConfig#layout()}).
+   *
+   * @param key the table's primary key, by which commits settle deletes; null for a table that
+   *     appends
    */
-  DeltaSinkConfig tableConfig(String name, TableLocator locator) {
+  DeltaSinkConfig tableConfig(String name, TableLocator locator, KeyColumns key) {
     Configuration table = optionsOf(name);
     DeltaSinkConfig.Compaction compaction =
         table.get(DeltaSinkOptions.COMPACTION_ENABLED)
@@ -80,10 +84,32 @@ record DynamicSinkConfig(
         table.get(DeltaSinkOptions.COMMIT_MAX_RETRIES),
         table.get(DeltaSinkOptions.DISTRIBUTION),
         table.getOptional(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL).orElse(null),
-        null,
-        compaction,
+        key,
+        key == null ? compaction : null,
         table.get(DeltaSinkOptions.UPSERT_KEY_INDEX),
         defaultAppId);
+  }
+
+  /**
+   * The configuration of one table with a primary key as the single-table sink's upsert writer
+   * takes it: files laid out for one row shape, keys encoded as the table stores them. In-job
+   * compaction of such tables is not run by the dynamic sink.
+   */
+  DeltaSinkConfig upsertTableConfig(String name, ResolvedShape shape) {
+    DeltaSinkConfig table = tableConfig(name, shape.locator(), shape.key());
+    return new DeltaSinkConfig(
+        table.table(),
+        table.hadoopOptions(),
+        shape.layout(),
+        table.writeOptions(),
+        table.appId(),
+        table.maxCommitRetries(),
+        table.distribution(),
+        table.deltaCheckpointInterval(),
+        shape.key(),
+        null,
+        table.keyIndex(),
+        table.defaultAppId());
   }
 
   /** A fresh Hadoop configuration carrying the storage options. */

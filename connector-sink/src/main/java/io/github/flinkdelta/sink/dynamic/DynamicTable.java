@@ -29,33 +29,52 @@ import org.apache.flink.table.types.logical.RowType;
  * @param rowType the type of the rows of records bound for it
  * @param partitionColumns the partition columns of a table the sink creates, checked against an
  *     existing table
+ * @param primaryKey the table's primary key: with one, records are upserts and deletes by key
+ *     ({@code INSERT} and {@code UPDATE_AFTER} rows replace the key's row, {@code DELETE} and
+ *     {@code UPDATE_BEFORE} rows delete it), written with deletion vectors as the single-table sink
+ *     writes them; empty for a table that takes appended {@code INSERT} rows
  * @param properties table properties of a table the sink creates, e.g. {@code
  *     delta.checkpointInterval}
  */
 @PublicEvolving
 public record DynamicTable(
-    String name, RowType rowType, List<String> partitionColumns, Map<String, String> properties)
+    String name,
+    RowType rowType,
+    List<String> partitionColumns,
+    List<String> primaryKey,
+    Map<String, String> properties)
     implements Serializable {
 
   public DynamicTable {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(rowType, "rowType");
     partitionColumns = List.copyOf(partitionColumns);
+    primaryKey = List.copyOf(primaryKey);
     properties = Map.copyOf(properties);
   }
 
-  /** An unpartitioned table of rows of {@code rowType}. */
+  /** An unpartitioned table without a primary key, of rows of {@code rowType}. */
   public static DynamicTable of(String name, RowType rowType) {
-    return new DynamicTable(name, rowType, List.of(), Map.of());
+    return new DynamicTable(name, rowType, List.of(), List.of(), Map.of());
   }
 
   /** This table, partitioned by {@code columns} when the sink creates it. */
   public DynamicTable withPartitionColumns(String... columns) {
-    return new DynamicTable(name, rowType, List.of(columns), properties);
+    return new DynamicTable(name, rowType, List.of(columns), primaryKey, properties);
+  }
+
+  /** This table, with upserts and deletes by the primary key {@code columns}. */
+  public DynamicTable withPrimaryKey(String... columns) {
+    return new DynamicTable(name, rowType, partitionColumns, List.of(columns), properties);
   }
 
   /** This table, created with {@code tableProperties}. */
   public DynamicTable withProperties(Map<String, String> tableProperties) {
-    return new DynamicTable(name, rowType, partitionColumns, tableProperties);
+    return new DynamicTable(name, rowType, partitionColumns, primaryKey, tableProperties);
+  }
+
+  /** Whether records of this table are upserts by a primary key. */
+  public boolean upserts() {
+    return !primaryKey.isEmpty();
   }
 }

@@ -11,6 +11,9 @@ import io.github.flinkdelta.core.schema.TableFeatureChecks;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.types.DeltaTypes;
+import io.github.flinkdelta.core.upsert.KeyColumns;
+import io.github.flinkdelta.core.upsert.UpsertTables;
+import io.github.flinkdelta.core.write.FileLayout;
 import io.github.flinkdelta.sink.DeltaSinkOptions;
 import io.github.flinkdelta.sink.internal.ConnectorClassLoader;
 import java.util.HashSet;
@@ -88,6 +91,7 @@ final class DynamicTableResolver {
           table.metadata().formerColumns().renaming(shape.rowType(), table.snapshot().getSchema());
       RowType rowType = renaming.rowType();
       TableFeatureChecks.check(table.name(), table.snapshot(), rowType);
+      KeyColumns key = shape.upserts() ? upsertsOn(table, rowType, shape) : null;
       table
           .metadata()
           .evolveFor(
@@ -95,11 +99,15 @@ final class DynamicTableResolver {
               shape.partitionColumns(),
               options.get(DeltaSinkOptions.SCHEMA_EVOLUTION),
               options.get(DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING));
+      FileLayout layout = table.layoutFor(rowType, shape.partitionColumns());
+      if (key != null) {
+        // Keys of the records are encoded as the table stores them.
+        key = key.forTable(table.snapshot().getSchema());
+        layout = layout.withKey(key.names());
+        table.metadata().enableUpserts();
+      }
       return new ResolvedShape(
-          shape.name(),
-          table.locator(),
-          table.layoutFor(rowType, shape.partitionColumns()),
-          renaming.keptPositions());
+          shape.name(), table.locator(), layout, renaming.keptPositions(), key);
     }
   }
 
@@ -125,10 +133,36 @@ final class DynamicTableResolver {
     }
   }
 
-  /** The table a shape's first record creates, with column mapping so that it can evolve. */
+  /**
+   * The key of a table with a primary key, checked against the key the table records and against
+   * the table's features.
+   */
+  private static KeyColumns upsertsOn(DeltaTable table, RowType rowType, DynamicTable shape) {
+    KeyColumns key = KeyColumns.of(table.name(), rowType, shape.primaryKey());
+    String mismatch =
+        UpsertTables.keyMismatch(
+            table.name(),
+            UpsertTables.recordedKey(table.snapshot().getTableProperties()),
+            key.names());
+    if (mismatch != null) {
+      throw new IllegalArgumentException(mismatch);
+    }
+    table.metadata().checkUpserts();
+    return key;
+  }
+
+  /**
+   * The table a shape's first record creates: with column mapping so that it can evolve, and with
+   * deletion vectors and the recorded key for a table with a primary key.
+   */
   private static TableDefinition definition(DynamicTable shape) {
     Map<String, String> properties = new LinkedHashMap<>(shape.properties());
     properties.putIfAbsent(COLUMN_MAPPING_MODE, "name");
+    if (shape.upserts()) {
+      properties.putIfAbsent(UpsertTables.DELETION_VECTORS, "true");
+      properties.putIfAbsent(
+          UpsertTables.PRIMARY_KEY, UpsertTables.keyProperty(shape.primaryKey()));
+    }
     return new TableDefinition(
         DeltaTypes.toDeltaSchema(shape.rowType()), shape.partitionColumns(), properties);
   }

@@ -4,18 +4,27 @@
  */
 package io.github.flinkdelta.sink.dynamic;
 
+import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.write.DataFiles;
 import java.util.Objects;
 
 /**
- * The data files one writer subtask completed for one table in one checkpoint.
+ * What one writer subtask did to one table in one checkpoint: the data files it completed and, for
+ * a table with a primary key, the rows it deleted by their files and positions.
  *
  * @param table the table's name as records give it
  * @param files the completed files, kept deflated
+ * @param deletes the rows deleted; empty for an appending table
  */
-record DynamicWriteResult(String table, DataFiles files) {
+record DynamicWriteResult(String table, DataFiles files, FileDeletes deletes) {
   DynamicWriteResult {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(files, "files");
+    Objects.requireNonNull(deletes, "deletes");
+  }
+
+  /** Files appended to {@code table}. */
+  DynamicWriteResult(String table, DataFiles files) {
+    this(table, files, FileDeletes.empty());
   }
 }

@@ -4,6 +4,7 @@
  */
 package io.github.flinkdelta.sink.dynamic;
 
+import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.write.DataFiles;
 import io.github.flinkdelta.sink.committer.DeltaCommittable;
 import io.github.flinkdelta.sink.internal.FlinkCompat;
@@ -49,8 +50,8 @@ final class DynamicWriteResultAggregator
   private transient ListState<String> appIdState;
   private transient String appId;
 
-  /** Per checkpoint, per table: the files of every writer subtask. */
-  private transient TreeMap<Long, Map<String, List<DataFiles>>> pending;
+  /** Per checkpoint, per table: the results of every writer subtask. */
+  private transient TreeMap<Long, Map<String, List<DynamicWriteResult>>> pending;
 
   DynamicWriteResultAggregator(DynamicSinkConfig config) {
     this.config = config;
@@ -89,7 +90,7 @@ final class DynamicWriteResultAggregator
       pending
           .computeIfAbsent(FlinkCompat.checkpointId(message), id -> new LinkedHashMap<>())
           .computeIfAbsent(result.table(), table -> new ArrayList<>())
-          .add(result.files());
+          .add(result);
     }
   }
 
@@ -103,24 +104,30 @@ final class DynamicWriteResultAggregator
     emitUpTo(Long.MAX_VALUE);
   }
 
+  /** One table's part of checkpoint {@code id}: after a rescale, deletes of one file are united. */
+  private DeltaCommittable committable(long id, List<DynamicWriteResult> results) {
+    return new DeltaCommittable(
+        appId,
+        id,
+        DataFiles.concat(results.stream().map(DynamicWriteResult::files).toList()),
+        FileDeletes.union(results.stream().map(DynamicWriteResult::deletes).toList()));
+  }
+
   private void emitUpTo(long checkpointId) {
-    Iterator<Map.Entry<Long, Map<String, List<DataFiles>>>> it =
+    Iterator<Map.Entry<Long, Map<String, List<DynamicWriteResult>>>> it =
         pending.headMap(checkpointId, true).entrySet().iterator();
     while (it.hasNext()) {
-      Map.Entry<Long, Map<String, List<DataFiles>>> entry = it.next();
+      Map.Entry<Long, Map<String, List<DynamicWriteResult>>> entry = it.next();
       long id = entry.getKey();
-      Map<String, List<DataFiles>> tables = entry.getValue();
+      Map<String, List<DynamicWriteResult>> tables = entry.getValue();
       output.collect(
           new StreamRecord<>(FlinkCompat.<DynamicCommittable>summary(0, 1, id, tables.size())));
       tables.forEach(
-          (table, files) ->
+          (table, results) ->
               output.collect(
                   new StreamRecord<>(
                       new CommittableWithLineage<>(
-                          new DynamicCommittable(
-                              table, new DeltaCommittable(appId, id, DataFiles.concat(files))),
-                          id,
-                          0))));
+                          new DynamicCommittable(table, committable(id, results)), id, 0))));
       it.remove();
     }
   }

@@ -5,6 +5,7 @@
 package io.github.flinkdelta.sink.dynamic;
 
 import io.github.flinkdelta.core.catalog.TableLocator;
+import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.write.FileLayout;
 import org.apache.flink.table.data.utils.ProjectedRowData;
 
@@ -17,8 +18,11 @@ import org.apache.flink.table.data.utils.ProjectedRowData;
  * @param layout how rows of the shape are laid out in the table's data files
  * @param keptPositions the positions of the fields a row of the shape is written with, in order;
  *     null for all (a field is left out when its column was dropped from the table)
+ * @param key the table's primary key as it encodes keys of rows of the shape; null for a table that
+ *     appends
  */
-record ResolvedShape(String name, TableLocator locator, FileLayout layout, int[] keptPositions) {
+record ResolvedShape(
+    String name, TableLocator locator, FileLayout layout, int[] keptPositions, KeyColumns key) {
 
   /** A view of rows of the shape as the layout takes them; null when the rows fit as they are. */
   ProjectedRowData projection() {

@@ -4,7 +4,13 @@
  */
 package io.github.flinkdelta.sink.dynamic;
 
+import io.delta.kernel.types.StructType;
 import io.github.flinkdelta.core.catalog.TableLocator;
+import io.github.flinkdelta.core.table.DeltaTable;
+import io.github.flinkdelta.core.table.TableRequest;
+import io.github.flinkdelta.core.types.DeltaTypes;
+import io.github.flinkdelta.core.upsert.KeyColumns;
+import io.github.flinkdelta.core.upsert.UpsertTables;
 import io.github.flinkdelta.sink.committer.DeltaCommittable;
 import io.github.flinkdelta.sink.committer.DeltaCommitter;
 import io.github.flinkdelta.sink.committer.DeltaCommitterMetrics;
@@ -68,7 +74,7 @@ final class TableCommit implements AutoCloseable {
     }
     DeltaCommitter opened =
         new DeltaCommitter(
-            config.tableConfig(name, locator),
+            config.tableConfig(name, locator, recordedKey(locator)),
             restoredCheckpointId,
             // Per-table metrics would grow with the tables; the dynamic committer reports totals.
             new DeltaCommitterMetrics(new UnregisteredMetricsGroup(), name(), Clock.systemUTC()),
@@ -84,6 +90,22 @@ final class TableCommit implements AutoCloseable {
       }
     }
     return opened;
+  }
+
+  /**
+   * The primary key the table records (the dynamic sink's upsert writers record it when they create
+   * the table or first write it), as the table stores keys; null for a table without one.
+   */
+  private KeyColumns recordedKey(TableLocator locator) {
+    try (var loader = ConnectorClassLoader.enter();
+        DeltaTable table = DeltaTable.open(TableRequest.of(locator, config.hadoopConf()))) {
+      List<String> key = UpsertTables.recordedKey(table.snapshot().getTableProperties());
+      if (key.isEmpty()) {
+        return null;
+      }
+      StructType schema = table.snapshot().getSchema();
+      return KeyColumns.of(name(), DeltaTypes.toFlinkRowType(schema), key).forTable(schema);
+    }
   }
 
   @Override

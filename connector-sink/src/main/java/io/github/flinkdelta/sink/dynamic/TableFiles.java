@@ -59,7 +59,8 @@ final class TableFiles implements AutoCloseable {
               storageConf,
               shape.locator().path(),
               options,
-              filePrefix + "-s" + writers.size());
+              filePrefix + "-s" + writers.size(),
+              true);
       writers.put(shape, writer);
     }
     return writer;

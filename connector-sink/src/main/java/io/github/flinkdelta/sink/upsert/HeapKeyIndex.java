@@ -97,6 +97,11 @@ final class HeapKeyIndex implements UpsertKeyIndex {
   }
 
   @Override
+  public boolean onHeap() {
+    return true;
+  }
+
+  @Override
   public void startGeneration(long generation) {
     Arrays.fill(groups, null);
   }

@@ -8,12 +8,14 @@ import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.write.RowLocation;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
 import io.github.flinkdelta.sink.internal.ConnectorClassLoader;
 import io.github.flinkdelta.sink.internal.DeltaSinkConfig;
 import io.github.flinkdelta.sink.internal.SinkErrors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.runtime.checkpoint.CheckpointType;
 import org.apache.flink.runtime.state.AbstractKeyedStateBackend;
 import org.apache.flink.runtime.state.KeyGroupStatePartitionStreamProvider;
@@ -31,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * @param subtask the writer subtask, for the log
  * @param keys how the table's keys are kept in the index, and which the subtask owns
  */
-record KeyIndexLoader(DeltaSinkConfig config, int subtask, IndexKeys keys) {
+@Internal
+public record KeyIndexLoader(DeltaSinkConfig config, int subtask, IndexKeys keys) {
 
   /** It logs as the writer it serves. */
   private static final Logger LOG = LoggerFactory.getLogger(UpsertWriterOperator.class);
@@ -55,16 +58,46 @@ record KeyIndexLoader(DeltaSinkConfig config, int subtask, IndexKeys keys) {
       boolean restoredOnHeap,
       long generation)
       throws Exception {
-    boolean onHeap = config.keyIndex().onHeap(backend instanceof HeapKeyedStateBackend);
+    return open(
+        config.keyIndex(),
+        "table " + config.tableName(),
+        subtask,
+        keys,
+        backend,
+        rawInputs,
+        restored,
+        restoredOnHeap,
+        generation);
+  }
+
+  /**
+   * The index of kind {@code kind} for a writer subtask, as {@link #open(KeyedStateBackend,
+   * Iterable, boolean, boolean, long)} opens it; for an index that holds the keys of many tables.
+   *
+   * @param owner what the index serves, in messages: "table t", or the tables of a dynamic sink
+   * @param keys the subtask's key groups (the prefix is not used)
+   */
+  public static UpsertKeyIndex open(
+      DeltaSinkOptions.KeyIndex kind,
+      String owner,
+      int subtask,
+      IndexKeys keys,
+      KeyedStateBackend<String> backend,
+      Iterable<KeyGroupStatePartitionStreamProvider> rawInputs,
+      boolean restored,
+      boolean restoredOnHeap,
+      long generation)
+      throws Exception {
+    boolean onHeap = kind.onHeap(backend instanceof HeapKeyedStateBackend);
     if (backend instanceof AbstractKeyedStateBackend<?> timers
         && timers.requiresLegacySynchronousTimerSnapshots(CheckpointType.CHECKPOINT)) {
       // Such a backend writes its timers into the raw keyed state, which the writer uses.
       throw new IllegalStateException(
           String.format(
-              "The Delta sink for table %s with a primary key cannot run on %s"
+              "The Delta sink for %s with a primary key cannot run on %s"
                   + " with its timers on the heap; keep the timers in the backend"
                   + " (state.backend.rocksdb.timer-service.factory: ROCKSDB, the default)",
-              config.tableName(), backend.getClass().getSimpleName()));
+              owner, backend.getClass().getSimpleName()));
     }
     KeyedStateKeyIndex keyed = KeyedStateKeyIndex.of(backend, generation);
     HeapKeyIndex heap = new HeapKeyIndex(keys.range(), keys.maxParallelism());
@@ -83,7 +116,7 @@ record KeyIndexLoader(DeltaSinkConfig config, int subtask, IndexKeys keys) {
       LOG.info(
           "Delta upsert writer {} of {} moved its key index of {} keys {}",
           subtask,
-          config.tableName(),
+          owner,
           moved[0],
           onHeap ? "from the state backend to the heap" : "from the heap to the state backend");
     }

@@ -86,6 +86,13 @@ public final class TableUpsertWriter implements AutoCloseable {
   private PendingWrites pending;
   private FileDeletes deletes = new FileDeletes();
   private PartitionedDataWriter files;
+  private FileWriterFactory fileWriters;
+  private String filePrefix;
+  private int layouts;
+
+  /** Files completed when the rows changed shape, handed on with the checkpoint's. */
+  private final List<DataFiles> carried = new ArrayList<>();
+
   private DeltaSinkWriterMetrics metrics;
   private Counter deleted;
   private Counter foreignRows;
@@ -168,9 +175,10 @@ public final class TableUpsertWriter implements AutoCloseable {
   public void open(
       MetricGroup operatorMetrics, FileWriterFactory fileWriters, ExecutorService followers) {
     // A fresh prefix per writer instance keeps file names unique across subtasks and restarts.
-    String prefix = String.format("part-%05d-%s", subtask, java.util.UUID.randomUUID());
+    this.filePrefix = String.format("part-%05d-%s", subtask, java.util.UUID.randomUUID());
+    this.fileWriters = fileWriters;
     try (var loader = ConnectorClassLoader.enter()) {
-      files = fileWriters.open(config, prefix);
+      files = fileWriters.open(config, filePrefix);
     }
     metrics = DeltaSinkWriterMetrics.ofUpsertWriter(operatorMetrics, config.tableName(), files);
     MetricGroup delta = DeltaSinkWriterMetrics.deltaGroup(operatorMetrics, config.tableName());
@@ -188,6 +196,18 @@ public final class TableUpsertWriter implements AutoCloseable {
             : new IndexFollower(config, subtask, keys, appId, followers, false);
     moves = new KeyIndexMoves(config, subtask);
     follower.request(indexVersion);
+  }
+
+  /**
+   * Writes the next rows into files laid out as {@code shape} says (the rows changed shape, and the
+   * table with them); the open files are completed and handed on with the checkpoint's.
+   */
+  public void writeFilesOf(DeltaSinkConfig shape) throws IOException {
+    try (var loader = ConnectorClassLoader.enter()) {
+      carried.add(files.flush());
+      files.close();
+      files = fileWriters.open(shape, filePrefix + "-l" + ++layouts);
+    }
   }
 
   /**
@@ -251,7 +271,9 @@ public final class TableUpsertWriter implements AutoCloseable {
     DataFiles completed;
     long started = System.nanoTime();
     try (var loader = ConnectorClassLoader.enter()) {
-      completed = files.flush();
+      carried.add(files.flush());
+      completed = DataFiles.concat(carried);
+      carried.clear();
     }
     metrics.flushed((System.nanoTime() - started) / 1_000_000);
     metrics.filesCompleted(completed);

@@ -8,6 +8,7 @@ import io.github.flinkdelta.core.upsert.IndexCatchUp;
 import io.github.flinkdelta.core.write.RowLocation;
 import java.io.IOException;
 import java.util.function.Predicate;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 
 /**
@@ -15,7 +16,13 @@ import org.apache.flink.runtime.state.StateSnapshotContext;
  * compact maps on the heap written to the checkpoint per key group, and {@link KeyedStateKeyIndex},
  * a value per key in the job's state backend, which RocksDB keeps on disk.
  */
-interface UpsertKeyIndex extends IndexCatchUp.Index {
+@Internal
+public interface UpsertKeyIndex extends IndexCatchUp.Index {
+
+  /** Whether the index lives on the heap, written to checkpoints as raw keyed state. */
+  default boolean onHeap() {
+    return false;
+  }
 
   /** The location of {@code key}'s live row, or null when it has none. */
   @Override

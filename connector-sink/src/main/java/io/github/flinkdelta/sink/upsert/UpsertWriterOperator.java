@@ -138,7 +138,7 @@ public final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
-    state.snapshot(writer.state(index instanceof HeapKeyIndex));
+    state.snapshot(writer.state(index.onHeap()));
     index.snapshotState(context);
   }
 

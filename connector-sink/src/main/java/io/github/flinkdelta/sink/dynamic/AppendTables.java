@@ -19,29 +19,26 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
 import org.apache.flink.table.data.utils.ProjectedRowData;
 import org.apache.flink.types.RowKind;
 
 /**
- * The writer of a dynamic sink: runs the user's generator on each element and streams every record
- * into an open data file of its table, all tables' files held to one memory budget; at each
- * checkpoint it completes them and hands on one {@link DynamicWriteResult} per table with rows.
+ * The tables a dynamic sink appends to, in one writer subtask: streams every record into an open
+ * data file of its table, all tables' files held to one memory budget, and at each checkpoint
+ * completes them and hands on one {@link DynamicWriteResult} per table with rows.
  *
  * <p>Tables are found, created and evolved by a {@link DynamicTableResolver} before the first row
  * of a new shape is written, and changes the generator hands on ({@link TableChange}) are applied
- * by {@link TableChangeApplier} in order with the rows. A table not written for a while leaves the
- * writer once more than {@link DynamicSinkOptions#MAX_CACHED_TABLES} are open: its files are
- * completed then and handed on at the next checkpoint.
+ * by {@link TableChangeApplier} in order with the rows. A table not written for a while is closed
+ * once more than {@link DynamicSinkOptions#MAX_CACHED_TABLES} are open: its files are completed
+ * then and handed on at the next checkpoint.
  */
-final class DynamicSinkWriter<T> implements CommittingSinkWriter<T, DynamicWriteResult> {
+final class AppendTables implements AutoCloseable {
 
   private final DynamicSinkConfig config;
-  private final DynamicRecordGenerator<T> generator;
   private final DynamicTableResolver resolver;
   private final TableChangeApplier changes;
   private final SharedWriteBudget budget;
@@ -49,7 +46,6 @@ final class DynamicSinkWriter<T> implements CommittingSinkWriter<T, DynamicWrite
   private final int maxTables;
   private final Map<String, TableFiles> tables = new LinkedHashMap<>(16, 0.75f, true);
   private final Map<String, List<DataFiles>> evicted = new LinkedHashMap<>();
-  private final Output output = new Output();
   private final Counter recordsOut;
   private final Counter filesWritten;
   private final Counter bytesWritten;
@@ -63,48 +59,39 @@ final class DynamicSinkWriter<T> implements CommittingSinkWriter<T, DynamicWrite
   /** The view the last record's rows are written through; null when they fit as they are. */
   private ProjectedRowData lastProjection;
 
-  DynamicSinkWriter(
+  /**
+   * @param resolver finds, creates and evolves the tables; shared with the subtask's changes
+   * @param metrics the group of the operator that appends
+   */
+  AppendTables(
       DynamicSinkConfig config,
-      DynamicRecordGenerator<T> generator,
+      DynamicTableResolver resolver,
       int subtask,
-      SinkWriterMetricGroup metrics) {
+      Counter recordsOut,
+      MetricGroup metrics) {
     this.config = config;
-    this.generator = generator;
-    this.resolver = new DynamicTableResolver(config);
+    this.resolver = resolver;
     this.changes = new TableChangeApplier(config, resolver);
     Configuration options = config.sinkOptions();
     this.budget = new SharedWriteBudget(options.get(DeltaSinkOptions.BUFFER_BUDGET).getBytes());
     this.maxTables = options.get(DynamicSinkOptions.MAX_CACHED_TABLES);
     // A fresh prefix per writer instance keeps file names unique across subtasks and restarts.
     this.filePrefix = String.format("part-%05d-%s", subtask, UUID.randomUUID());
-    this.recordsOut = metrics.getNumRecordsSendCounter();
+    this.recordsOut = recordsOut;
     MetricGroup delta = metrics.addGroup("delta");
     this.filesWritten = delta.counter("numDataFilesWritten");
-    this.bytesWritten = metrics.getNumBytesSendCounter();
+    this.bytesWritten = delta.counter("numDataBytesWritten");
     delta.gauge("openTables", tables::size);
     delta.gauge("bufferedBytes", budget::usedBytes);
   }
 
-  @Override
-  public void write(T element, Context context) throws IOException, InterruptedException {
-    try (var loader = ConnectorClassLoader.enter()) {
-      generator.generate(element, output);
-    } catch (IOException | InterruptedException | RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IOException("The dynamic Delta sink's record generator failed", e);
+  /** Writes {@code record}, an {@code INSERT} row, into an open file of its table. */
+  void write(DynamicRecord record) throws IOException {
+    if (record.row().getRowKind() != RowKind.INSERT) {
+      throw new IllegalArgumentException(
+          SinkErrors.notAnInsert(record.table().name(), record.row().getRowKind()));
     }
-  }
-
-  /** Where the generator hands on records and changes. */
-  private final class Output implements DynamicRecordGenerator.Output {
-
-    @Override
-    public void collect(DynamicRecord record) throws IOException {
-      if (record.row().getRowKind() != RowKind.INSERT) {
-        throw new IllegalArgumentException(
-            SinkErrors.notAnInsert(record.table().name(), record.row().getRowKind()));
-      }
+    try (var loader = ConnectorClassLoader.enter()) {
       if (record.table() != lastShape) {
         ResolvedShape resolved = resolver.resolve(record.table());
         lastWriter = writerOf(record.table().name(), resolved);
@@ -113,15 +100,15 @@ final class DynamicSinkWriter<T> implements CommittingSinkWriter<T, DynamicWrite
       }
       lastWriter.write(
           lastProjection == null ? record.row() : lastProjection.replaceRow(record.row()));
-      recordsOut.inc();
     }
+    recordsOut.inc();
+  }
 
-    @Override
-    public void apply(TableChange change) throws IOException {
-      lastShape = null;
-      lastWriter = null;
-      changes.apply(change, tables.get(change.table()));
-    }
+  /** Applies {@code change} to its table, after the rows written before it. */
+  void apply(TableChange change) throws IOException {
+    lastShape = null;
+    lastWriter = null;
+    changes.apply(change, tables.get(change.table()));
   }
 
   private PartitionedDataWriter writerOf(String table, ResolvedShape resolved) throws IOException {
@@ -154,13 +141,8 @@ final class DynamicSinkWriter<T> implements CommittingSinkWriter<T, DynamicWrite
     }
   }
 
-  @Override
-  public void flush(boolean endOfInput) {
-    // Files are completed in prepareCommit, which Flink calls right after this.
-  }
-
-  @Override
-  public Collection<DynamicWriteResult> prepareCommit() throws IOException {
+  /** Completes every open file and hands on each table's files since the last call. */
+  Collection<DynamicWriteResult> prepareCommit() throws IOException {
     Map<String, List<DataFiles>> byTable = new LinkedHashMap<>(evicted);
     evicted.clear();
     try (var loader = ConnectorClassLoader.enter()) {

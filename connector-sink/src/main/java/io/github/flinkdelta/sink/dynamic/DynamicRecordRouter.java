@@ -1,0 +1,113 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.github.flinkdelta.sink.dynamic;
+
+import io.github.flinkdelta.sink.internal.ConnectorClassLoader;
+import io.github.flinkdelta.sink.writer.WriteResultRows;
+import java.io.IOException;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * The first operator of a dynamic sink, beside its input: runs the user's generator on each
+ * element, writes the records of appending tables into their files here ({@link AppendTables}), and
+ * sends the records of tables with a primary key on to the upsert writers, keyed by table and key.
+ * Column renames and drops are applied here, in order with the records that surround them. At each
+ * checkpoint barrier the appending tables' write results leave through {@link #APPEND_RESULTS}.
+ */
+final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
+    implements OneInputStreamOperator<T, DynamicRecord>, BoundedOneInput {
+
+  private static final long serialVersionUID = 1L;
+
+  /** The appending tables' write results, as rows that carry them serialized. */
+  static final OutputTag<RowData> APPEND_RESULTS =
+      new OutputTag<>("delta-dynamic-append-results", WriteResultRows.TYPE);
+
+  private final DynamicSinkConfig config;
+  private final DynamicRecordGenerator<T> generator;
+
+  private transient AppendTables appends;
+  private transient Output out;
+
+  DynamicRecordRouter(DynamicSinkConfig config, DynamicRecordGenerator<T> generator) {
+    this.config = config;
+    this.generator = generator;
+  }
+
+  @Override
+  public void open() throws Exception {
+    super.open();
+    appends =
+        new AppendTables(
+            config,
+            new DynamicTableResolver(config),
+            getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+            getMetricGroup().getIOMetricGroup().getNumRecordsOutCounter(),
+            getMetricGroup());
+    out = new Output();
+  }
+
+  @Override
+  public void processElement(StreamRecord<T> element) throws Exception {
+    try (var loader = ConnectorClassLoader.enter()) {
+      generator.generate(element.getValue(), out);
+    }
+  }
+
+  /** Where the generator hands on records and changes. */
+  private final class Output implements DynamicRecordGenerator.Output {
+
+    private final StreamRecord<DynamicRecord> reused = new StreamRecord<>(null);
+
+    @Override
+    public void collect(DynamicRecord record) throws IOException {
+      if (record.table().upserts()) {
+        output.collect(reused.replace(record));
+      } else {
+        appends.write(record);
+      }
+    }
+
+    @Override
+    public void apply(TableChange change) throws IOException {
+      appends.apply(change);
+    }
+  }
+
+  @Override
+  public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+    super.prepareSnapshotPreBarrier(checkpointId);
+    handOver();
+  }
+
+  @Override
+  public void endInput() throws Exception {
+    handOver();
+  }
+
+  private void handOver() throws IOException {
+    DynamicSerializers.WriteResults serializer = new DynamicSerializers.WriteResults();
+    for (DynamicWriteResult result : appends.prepareCommit()) {
+      output.collect(
+          APPEND_RESULTS, new StreamRecord<>(WriteResultRows.of(serializer.serialize(result))));
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      if (appends != null) {
+        appends.close();
+      }
+    } finally {
+      super.close();
+    }
+  }
+}

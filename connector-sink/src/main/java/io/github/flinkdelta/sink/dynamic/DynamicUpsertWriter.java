@@ -1,0 +1,264 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.github.flinkdelta.sink.dynamic;
+
+import io.github.flinkdelta.core.upsert.PendingWrites;
+import io.github.flinkdelta.core.write.SharedWriteBudget;
+import io.github.flinkdelta.sink.DeltaSinkOptions;
+import io.github.flinkdelta.sink.internal.DeltaSinkConfig;
+import io.github.flinkdelta.sink.upsert.IndexKeys;
+import io.github.flinkdelta.sink.upsert.KeyIndexLoader;
+import io.github.flinkdelta.sink.upsert.TableUpsertWriter;
+import io.github.flinkdelta.sink.upsert.UpsertKeyIndex;
+import io.github.flinkdelta.sink.upsert.UpsertWriterState;
+import io.github.flinkdelta.sink.writer.DeltaWriteResult;
+import io.github.flinkdelta.sink.writer.WriteResultRows;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.apache.flink.runtime.state.KeyGroupRange;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.utils.ProjectedRowData;
+
+/**
+ * The upsert writer of a dynamic sink: a keyed operator (records arrive keyed by table and primary
+ * key, {@link DynamicRecordKeys}) that runs the single-table sink's upsert writing ({@link
+ * TableUpsertWriter}) for each table with a primary key, on one key index shared by all of them,
+ * each table's keys behind its name ({@link IndexKeys}). Files of every table count against one
+ * memory budget. Tables not written for a while are closed right after a checkpoint's hand-over
+ * once more than {@link DynamicSinkOptions#MAX_CACHED_TABLES} are open; what their state holds is
+ * kept and given back when their next record comes.
+ */
+final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
+    implements OneInputStreamOperator<DynamicRecord, RowData>, BoundedOneInput {
+
+  private static final long serialVersionUID = 1L;
+
+  private final DynamicSinkConfig config;
+
+  private transient UpsertKeyIndex index;
+  private transient DynamicUpsertState state;
+  private transient String appId;
+  private transient Map<String, UpsertWriterState.Restored> idle;
+  private transient Map<String, Upserts> tables;
+  private transient DynamicTableResolver resolver;
+  private transient SharedWriteBudget budget;
+  private transient ExecutorService followers;
+  private transient DynamicSerializers.WriteResults serializer;
+  private transient int maxTables;
+
+  /** One table's writer and the shape of its last record. */
+  private static final class Upserts {
+    final String prefix;
+    final TableUpsertWriter writer;
+    DynamicTable shape;
+    ResolvedShape resolved;
+    ProjectedRowData projection;
+
+    Upserts(String prefix, TableUpsertWriter writer) {
+      this.prefix = prefix;
+      this.writer = writer;
+    }
+  }
+
+  DynamicUpsertWriter(DynamicSinkConfig config) {
+    this.config = config;
+  }
+
+  @Override
+  public void initializeState(StateInitializationContext context) throws Exception {
+    super.initializeState(context);
+    state = new DynamicUpsertState(context.getOperatorStateStore());
+    DynamicUpsertState.Restored restored = state.restore();
+    appId =
+        config.appId() != null
+            ? config.appId()
+            : restored.appId() != null ? restored.appId() : config.defaultAppId();
+    idle = new HashMap<>(restored.tables());
+    Configuration options = config.sinkOptions();
+    index =
+        KeyIndexLoader.open(
+            options.get(DeltaSinkOptions.UPSERT_KEY_INDEX),
+            "the tables of a dynamic sink",
+            subtask(),
+            IndexKeys.of(keyGroupRange(), maxParallelism()),
+            getKeyedStateBackend(),
+            context.getRawKeyedStateInputs(),
+            restored.appId() != null,
+            restored.onHeap(),
+            0);
+  }
+
+  @Override
+  protected boolean isUsingCustomRawKeyedState() {
+    return true;
+  }
+
+  private int maxParallelism() {
+    return getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
+  }
+
+  private int parallelism() {
+    return getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
+  }
+
+  private int subtask() {
+    return getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+  }
+
+  private KeyGroupRange keyGroupRange() {
+    return KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+        maxParallelism(), parallelism(), subtask());
+  }
+
+  @Override
+  public void open() throws Exception {
+    super.open();
+    Configuration options = config.sinkOptions();
+    tables = new LinkedHashMap<>(16, 0.75f, true);
+    resolver = new DynamicTableResolver(config);
+    budget = new SharedWriteBudget(options.get(DeltaSinkOptions.BUFFER_BUDGET).getBytes());
+    maxTables = options.get(DynamicSinkOptions.MAX_CACHED_TABLES);
+    serializer = new DynamicSerializers.WriteResults();
+    ClassLoader loader = DynamicUpsertWriter.class.getClassLoader();
+    followers =
+        Executors.newSingleThreadExecutor(
+            task -> {
+              Thread thread = new Thread(task, "delta-dynamic-index-follower-" + subtask());
+              thread.setDaemon(true);
+              thread.setContextClassLoader(loader);
+              return thread;
+            });
+    getMetricGroup().addGroup("delta").gauge("openTables", () -> tables.size());
+  }
+
+  @Override
+  public void processElement(StreamRecord<DynamicRecord> element) throws Exception {
+    DynamicRecord record = element.getValue();
+    Upserts table = tableOf(record.table());
+    String key = ((String) getCurrentKey()).substring(table.prefix.length());
+    RowData row = record.row();
+    table.writer.write(key, table.projection == null ? row : table.projection.replaceRow(row));
+  }
+
+  private Upserts tableOf(DynamicTable shape) throws Exception {
+    Upserts table = tables.get(shape.name());
+    if (table != null && table.shape == shape) {
+      return table;
+    }
+    ResolvedShape resolved = resolver.resolve(shape);
+    DeltaSinkConfig tableConfig = config.upsertTableConfig(shape.name(), resolved);
+    if (table == null) {
+      String name = shape.name();
+      String prefix = DynamicRecordKeys.prefixOf(name);
+      UpsertWriterState.Restored restored = idle.remove(name);
+      TableUpsertWriter writer =
+          new TableUpsertWriter(
+              tableConfig,
+              subtask(),
+              parallelism(),
+              new IndexKeys(prefix, keyGroupRange(), maxParallelism()),
+              index,
+              restored != null
+                  ? restored
+                  : new UpsertWriterState.Restored(
+                      false, -1, 0, -1, index.onHeap(), appId, new PendingWrites()),
+              result -> handOver(name, result));
+      writer.open(
+          new UnregisteredMetricsGroup(),
+          (files, filePrefix) ->
+              budget.newWriter(
+                  files.layout(),
+                  files.storageConf(),
+                  files.tablePath(),
+                  files.writeOptions(),
+                  filePrefix,
+                  false),
+          followers);
+      table = new Upserts(prefix, writer);
+      tables.put(name, table);
+    } else if (resolved != table.resolved) {
+      table.writer.writeFilesOf(tableConfig);
+    }
+    table.shape = shape;
+    table.resolved = resolved;
+    table.projection = resolved.projection();
+    return table;
+  }
+
+  private void handOver(String table, DeltaWriteResult result) throws IOException {
+    byte[] bytes =
+        serializer.serialize(new DynamicWriteResult(table, result.files(), result.deletes()));
+    output.collect(new StreamRecord<>(WriteResultRows.of(bytes)));
+  }
+
+  @Override
+  public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+    super.prepareSnapshotPreBarrier(checkpointId);
+    for (Upserts table : tables.values()) {
+      table.writer.prepareSnapshotPreBarrier(checkpointId);
+    }
+    closeLeastRecentlyUsed();
+  }
+
+  /** Closes the tables used least recently beyond the cache's size, keeping what state holds. */
+  private void closeLeastRecentlyUsed() {
+    Iterator<Map.Entry<String, Upserts>> it = tables.entrySet().iterator();
+    while (tables.size() > maxTables) {
+      Map.Entry<String, Upserts> eldest = it.next();
+      idle.put(eldest.getKey(), eldest.getValue().writer.state(index.onHeap()));
+      eldest.getValue().writer.close();
+      it.remove();
+    }
+  }
+
+  @Override
+  public void endInput() throws Exception {
+    for (Upserts table : tables.values()) {
+      table.writer.endInput();
+    }
+  }
+
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    Map<String, UpsertWriterState.Restored> all = new HashMap<>(idle);
+    tables.forEach((name, table) -> all.put(name, table.writer.state(index.onHeap())));
+    state.snapshot(appId, index.onHeap(), all);
+    index.snapshotState(context);
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      if (tables != null) {
+        for (Upserts table : tables.values()) {
+          table.writer.close();
+        }
+      }
+    } finally {
+      try {
+        if (followers != null) {
+          followers.shutdownNow();
+        }
+      } finally {
+        super.close();
+      }
+    }
+  }
+}
