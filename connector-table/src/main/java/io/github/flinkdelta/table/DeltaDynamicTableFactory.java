@@ -7,6 +7,7 @@ package io.github.flinkdelta.table;
 import io.github.flinkdelta.common.HadoopOptions;
 import io.github.flinkdelta.common.UnityCatalogOptions;
 import io.github.flinkdelta.sink.DeltaSinkOptions;
+import io.github.flinkdelta.sink.dynamic.DynamicSinkOptions;
 import io.github.flinkdelta.source.DeltaSourceBuilder;
 import io.github.flinkdelta.source.DeltaSourceOptions;
 import io.github.flinkdelta.source.DeltaSourceOptions.ScanMode;
@@ -98,6 +99,12 @@ public final class DeltaDynamicTableFactory
             Set.of(
                 DeltaTableOptions.TABLE_PATH,
                 DeltaTableOptions.UC_TABLE,
+                DeltaTableOptions.TABLE_ROOT,
+                DeltaTableOptions.UC_NAMESPACE,
+                DeltaTableOptions.TABLE_NAME_COLUMN,
+                DeltaTableOptions.TABLE_NAME_TEMPLATE,
+                DynamicSinkOptions.COMMIT_PARALLELISM,
+                DynamicSinkOptions.MAX_CACHED_TABLES,
                 DeltaSinkOptions.CREATE_IF_MISSING));
     options.addAll(UnityCatalogOptions.ALL);
     options.addAll(WRITE_OPTIONS);
@@ -111,6 +118,13 @@ public final class DeltaDynamicTableFactory
     helper.validateExcept(HadoopOptions.PREFIX);
     String name = context.getObjectIdentifier().asSummaryString();
     ReadableConfig options = helper.getOptions();
+    if (options.getOptional(DeltaTableOptions.TABLE_NAME_COLUMN).isPresent()) {
+      throw new ValidationException(
+          String.format(
+              "Table %s writes one Delta table per value of '%s' and cannot be read; read each"
+                  + " Delta table by its own path or name.",
+              name, options.get(DeltaTableOptions.TABLE_NAME_COLUMN)));
+    }
     Location target = target(name, options);
     Map<String, String> hadoopOptions =
         HadoopOptions.from("Table " + name, context.getCatalogTable().getOptions());
@@ -154,9 +168,13 @@ public final class DeltaDynamicTableFactory
     List<String> partitions = context.getCatalogTable().getPartitionKeys();
     String name = context.getObjectIdentifier().asSummaryString();
     ReadableConfig options = helper.getOptions();
-    Location target = target(name, options);
     Map<String, String> hadoopOptions =
         HadoopOptions.from("Table " + name, context.getCatalogTable().getOptions());
+    if (options.getOptional(DeltaTableOptions.TABLE_NAME_COLUMN).isPresent()) {
+      return RoutedTables.sink(
+          name, options, rowType, partitions, primaryKey(context), hadoopOptions);
+    }
+    Location target = target(name, options);
     return new DeltaDynamicTableSink(
         name,
         options,

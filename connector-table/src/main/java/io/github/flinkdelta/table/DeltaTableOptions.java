@@ -29,5 +29,42 @@ public final class DeltaTableOptions {
           .withDescription(
               "Unity Catalog table, catalog.schema.table, written instead of 'table-path'.");
 
+  public static final ConfigOption<String> TABLE_ROOT =
+      ConfigOptions.key("table-root")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "With 'sink.dynamic.table-name-column': the directory under which each row's path"
+                  + " table lives, e.g. s3a://bucket/warehouse (a name db.orders is the table at"
+                  + " <root>/db/orders). Instead of 'table-path'.");
+
+  public static final ConfigOption<String> UC_NAMESPACE =
+      ConfigOptions.key("uc.namespace")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "With 'sink.dynamic.table-name-column': the Unity Catalog catalog, or"
+                  + " catalog.schema, that completes each row's table name to"
+                  + " catalog.schema.table. Instead of 'uc.table'.");
+
+  public static final ConfigOption<String> TABLE_NAME_COLUMN =
+      ConfigOptions.key("sink.dynamic.table-name-column")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Makes the table a dynamic sink: each row goes to the table this STRING column"
+                  + " names (through 'sink.dynamic.table-name-template'), under 'table-root' or"
+                  + " in 'uc.namespace'. The column itself is not written. Tables are created and"
+                  + " evolved as rows name them; with a PRIMARY KEY, each table takes upserts by"
+                  + " the key's other columns.");
+
+  public static final ConfigOption<String> TABLE_NAME_TEMPLATE =
+      ConfigOptions.key("sink.dynamic.table-name-template")
+          .stringType()
+          .defaultValue("{value}")
+          .withDescription(
+              "How a row's table is named from the value of 'sink.dynamic.table-name-column':"
+                  + " {value} stands for it, e.g. 'events.{value}'.");
+
   private DeltaTableOptions() {}
 }

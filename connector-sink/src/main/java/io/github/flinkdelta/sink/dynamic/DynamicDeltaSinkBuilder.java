@@ -161,11 +161,11 @@ public final class DynamicDeltaSinkBuilder<T> {
           "Cannot build DynamicDeltaSink: " + String.join("; ", problems));
     }
     Map<String, Map<String, String>> ownOptions = new HashMap<>();
-    tableOptions.forEach((table, own) -> ownOptions.put(table, own.toMap()));
+    tableOptions.forEach((table, own) -> ownOptions.put(table, withoutConnection(own)));
     return new DynamicDeltaSink<>(
         new DynamicSinkConfig(
             names,
-            options.toMap(),
+            withoutConnection(options),
             ownOptions,
             hadoopOptions,
             options.get(DeltaSinkOptions.APP_ID),
@@ -173,6 +173,16 @@ public final class DynamicDeltaSinkBuilder<T> {
         generator,
         distribution,
         uidPrefix);
+  }
+
+  /**
+   * The options the operators need: the catalog connection, whose token is a secret, travels as
+   * the connection itself, never as plain option values.
+   */
+  private static Map<String, String> withoutConnection(Configuration config) {
+    Map<String, String> values = new HashMap<>(config.toMap());
+    UnityCatalogOptions.ALL.forEach(option -> values.remove(option.key()));
+    return values;
   }
 
   private DynamicTableNames names(List<String> problems) {
