@@ -176,8 +176,8 @@ public final class DynamicDeltaSinkBuilder<T> {
   }
 
   /**
-   * The options the operators need: the catalog connection, whose token is a secret, travels as
-   * the connection itself, never as plain option values.
+   * The options the operators need: the catalog connection, whose token is a secret, travels as the
+   * connection itself, never as plain option values.
    */
   private static Map<String, String> withoutConnection(Configuration config) {
     Map<String, String> values = new HashMap<>(config.toMap());

@@ -5,6 +5,7 @@
 package io.github.flinkdelta.sink.dynamic;
 
 import io.github.flinkdelta.core.catalog.TableDefinition;
+import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.schema.FormerColumns;
 import io.github.flinkdelta.core.schema.TableFeatureChecks;
@@ -19,6 +20,7 @@ import io.github.flinkdelta.sink.internal.ConnectorClassLoader;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.types.logical.RowType;
@@ -83,9 +85,6 @@ final class DynamicTableResolver {
     Configuration options = config.optionsOf(shape.name());
     TableReference reference = config.names().reference(shape.name());
     try (DeltaTable table = openOrCreate(reference, shape, options)) {
-      if (writable.add(table.name())) {
-        table.checkWritable();
-      }
       // Rows from before a rename or drop, sent again after a failure, carry former names.
       FormerColumns.Renaming renaming =
           table.metadata().formerColumns().renaming(shape.rowType(), table.snapshot().getSchema());
@@ -112,25 +111,40 @@ final class DynamicTableResolver {
   }
 
   /**
-   * Opens the table, creating it when it is missing. Another subtask or job may create it between
+   * Opens the table, creating it when it is missing; a table found rather than created is checked
+   * once for being writable (creating one proves it). Another subtask or job may create it between
    * the look and the creation: a creation that fails is followed by a second look, which finds the
    * table the other one created.
    */
   private DeltaTable openOrCreate(
       TableReference reference, DynamicTable shape, Configuration options) {
-    TableRequest request = TableRequest.of(reference, config.hadoopConf());
-    if (!options.get(DeltaSinkOptions.CREATE_IF_MISSING)) {
-      return DeltaTable.open(request);
+    org.apache.hadoop.conf.Configuration conf = config.hadoopConf();
+    Optional<TableLocator> found = reference.find(conf);
+    if (found.isEmpty() && options.get(DeltaSinkOptions.CREATE_IF_MISSING)) {
+      try {
+        TableLocator created = reference.create(conf, definition(shape));
+        writable.add(created.name());
+        return DeltaTable.open(TableRequest.of(created, conf));
+      } catch (RuntimeException e) {
+        found = reference.find(conf);
+        if (found.isEmpty()) {
+          throw e;
+        }
+        LOG.info("Table {} was created by another writer meanwhile", reference.name());
+      }
     }
-    try {
-      return DeltaTable.open(request.creatingIfMissing(definition(shape)));
-    } catch (RuntimeException e) {
-      if (reference.find(config.hadoopConf()).isEmpty()) {
+    TableReference existing = found.isPresent() ? found.get() : reference;
+    DeltaTable table = DeltaTable.open(TableRequest.of(existing, conf));
+    if (writable.add(table.name())) {
+      try {
+        table.checkWritable();
+      } catch (RuntimeException e) {
+        table.close();
+        writable.remove(table.name());
         throw e;
       }
-      LOG.info("Table {} was created by another writer meanwhile", reference.name());
-      return DeltaTable.open(request);
     }
+    return table;
   }
 
   /**
