@@ -12,12 +12,14 @@ import io.github.flinkdelta.core.maintenance.CompactionResult;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
+import io.github.flinkdelta.it.dynamic.ChangelogTables;
 import io.github.flinkdelta.it.support.CatalogReads;
 import io.github.flinkdelta.it.support.Changelog;
 import io.github.flinkdelta.it.support.FailingMapper;
 import io.github.flinkdelta.it.support.FaultCounter;
 import io.github.flinkdelta.it.support.FlinkCluster;
 import io.github.flinkdelta.it.support.TestRows;
+import io.github.flinkdelta.it.support.UpsertAssert;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.DeltaSinkOptions;
 import io.github.flinkdelta.source.DeltaSource;
@@ -105,6 +107,42 @@ abstract class UnityCatalogContract {
     assertThat(CatalogReads.table(connection(), table).managed()).isTrue();
     assertThat(CatalogReads.read(connection(), table, storageOptions()).rows())
         .containsExactlyInAnyOrderElementsOf(TestRows.expected(count, BUCKETS));
+  }
+
+  @Test
+  void theDynamicSinkCreatesManagedTablesOnTheFlyAndKeepsEachExactlyOnce() throws Exception {
+    String prefix = "flink_delta_dyn_" + UUID.randomUUID().toString().substring(0, 8) + "_";
+    long count = 3_000;
+    Changelog changelog = new Changelog(300);
+    ChangelogTables tables = new ChangelogTables(prefix, 2);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(150).restarts(4).env();
+    changelog
+        .source(env, 0, count, 3_000)
+        .map(FailingMapper.untilFired(injected, 1, 1_000))
+        .returns(InternalTypeInfo.of(Changelog.TYPE))
+        .setParallelism(1)
+        .sinkTo(
+            DeltaSink.dynamic(tables)
+                .unityCatalog(connection())
+                .defaultNamespace(catalog() + "." + schema())
+                .hadoopOptions(storageOptions())
+                .distributeBy(ChangelogTables.byKey())
+                .build());
+    env.execute("contract: dynamic sink");
+
+    assertThat(injected.count()).isEqualTo(1);
+    tables
+        .expected(changelog, count)
+        .forEach(
+            (table, rows) -> {
+              String name = catalog() + "." + schema() + "." + table;
+              assertThat(CatalogReads.table(connection(), name).managed()).isTrue();
+              UpsertAssert.assertRows(
+                  CatalogReads.read(connection(), name, storageOptions()).rows(), rows, name);
+            });
+    String audit = catalog() + "." + schema() + "." + prefix + "audit";
+    assertThat(CatalogReads.read(connection(), audit, storageOptions()).rows())
+        .hasSize((int) count);
   }
 
   @Test

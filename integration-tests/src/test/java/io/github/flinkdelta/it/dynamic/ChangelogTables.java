@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.RowKind;
@@ -22,14 +23,14 @@ import org.apache.flink.types.RowKind;
  * change is also appended, as an {@code INSERT}, to the table {@code <prefix>audit}, which has no
  * key.
  */
-final class ChangelogTables implements DynamicRecordGenerator<RowData> {
+public final class ChangelogTables implements DynamicRecordGenerator<RowData> {
 
   private final String prefix;
   private final int tables;
   private transient DynamicTable[] keyed;
   private transient DynamicTable audit;
 
-  ChangelogTables(String prefix, int tables) {
+  public ChangelogTables(String prefix, int tables) {
     this.prefix = prefix;
     this.tables = tables;
   }
@@ -54,8 +55,20 @@ final class ChangelogTables implements DynamicRecordGenerator<RowData> {
     out.collect(new DynamicRecord(audit, appended));
   }
 
+  /** Keys a change by its key, so that a key's changes keep their order into the sink. */
+  public static KeySelector<RowData, Long> byKey() {
+    return new ById();
+  }
+
+  private static final class ById implements KeySelector<RowData, Long> {
+    @Override
+    public Long getKey(RowData change) {
+      return change.getLong(0);
+    }
+  }
+
   /** The rows each keyed table holds after {@code count} changes of {@code changelog}, by name. */
-  Map<String, Map<Long, List<Object>>> expected(Changelog changelog, long count) {
+  public Map<String, Map<Long, List<Object>>> expected(Changelog changelog, long count) {
     Map<String, Map<Long, List<Object>>> byTable = new LinkedHashMap<>();
     for (int t = 0; t < tables; t++) {
       byTable.put(prefix + "t" + t, new TreeMap<>());

@@ -17,9 +17,7 @@ import io.github.flinkdelta.sink.DeltaSinkOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.junit.jupiter.api.Test;
@@ -63,7 +61,7 @@ class DynamicUpsertITCase {
             DeltaSink.dynamic(tables)
                 .tableRoot(dir.toUri().toString())
                 // A key's changes reach one router, in order, and from it their upsert writer.
-                .distributeBy(new ById())
+                .distributeBy(ChangelogTables.byKey())
                 .option(DeltaSinkOptions.UPSERT_KEY_INDEX, index)
                 .build());
     env.execute("dynamic upserts through failures");
@@ -80,14 +78,6 @@ class DynamicUpsertITCase {
     assertThat(DeltaTableReader.readAll(path("cdc.audit"))).hasSize((int) count);
     assertThat(DeltaTableReader.readAll(path("cdc.audit")).stream().map(r -> r.get(2)).distinct())
         .hasSize((int) count);
-  }
-
-  /** Keys a change by its key. */
-  private static final class ById implements KeySelector<RowData, Long> {
-    @Override
-    public Long getKey(RowData change) {
-      return change.getLong(0);
-    }
   }
 
   private String path(String table) {
