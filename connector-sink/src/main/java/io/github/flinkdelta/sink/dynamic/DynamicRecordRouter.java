@@ -33,6 +33,7 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
   private final DynamicSinkConfig config;
   private final DynamicRecordGenerator<T> generator;
 
+  private transient DynamicTableResolver resolver;
   private transient AppendTables appends;
   private transient Output out;
 
@@ -44,10 +45,11 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
   @Override
   public void open() throws Exception {
     super.open();
+    resolver = new DynamicTableResolver(config);
     appends =
         new AppendTables(
             config,
-            new DynamicTableResolver(config),
+            resolver,
             getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
             getMetricGroup().getIOMetricGroup().getNumRecordsOutCounter(),
             getMetricGroup());
@@ -69,6 +71,12 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
     @Override
     public void collect(DynamicRecord record) throws IOException {
       if (record.table().upserts()) {
+        // The table is created and evolved here, once per shape, before its records go to the
+        // upsert writers: they then find it as it must be, and do not race each other to create
+        // it (Unity Catalog OSS 0.6 can register one name twice when creations race).
+        try (var loader = ConnectorClassLoader.enter()) {
+          resolver.resolve(record.table());
+        }
         output.collect(reused.replace(record));
       } else {
         appends.write(record);

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.types.logical.RowType;
 import org.slf4j.Logger;
@@ -40,6 +41,9 @@ final class DynamicTableResolver {
 
   private static final Logger LOG = LoggerFactory.getLogger(DynamicTableResolver.class);
   private static final String COLUMN_MAPPING_MODE = "delta.columnMapping.mode";
+
+  /** Per table name, what subtasks in this process creating it hold while they do. */
+  private static final Map<String, Object> CREATING = new ConcurrentHashMap<>();
 
   private final DynamicSinkConfig config;
   private final int maxShapes;
@@ -112,28 +116,54 @@ final class DynamicTableResolver {
 
   /**
    * Opens the table, creating it when it is missing; a table found rather than created is checked
-   * once for being writable (creating one proves it). Another subtask or job may create it between
-   * the look and the creation: a creation that fails is followed by a second look, which finds the
-   * table the other one created.
+   * once for being writable (creating one proves it).
    */
   private DeltaTable openOrCreate(
       TableReference reference, DynamicTable shape, Configuration options) {
     org.apache.hadoop.conf.Configuration conf = config.hadoopConf();
     Optional<TableLocator> found = reference.find(conf);
     if (found.isEmpty() && options.get(DeltaSinkOptions.CREATE_IF_MISSING)) {
+      // Subtasks of the job in this process create a table one at a time: the second finds it.
+      // Unity Catalog OSS 0.6 can register one name twice when two creations race, after which
+      // the catalog cannot serve the table at all; put-if-absent makes races harmless on paths.
+      Object lock = CREATING.computeIfAbsent(reference.name(), name -> new Object());
       try {
-        TableLocator created = reference.create(conf, definition(shape));
-        writable.add(created.name());
-        return DeltaTable.open(TableRequest.of(created, conf));
-      } catch (RuntimeException e) {
-        found = reference.find(conf);
-        if (found.isEmpty()) {
-          throw e;
+        synchronized (lock) {
+          found = reference.find(conf);
+          if (found.isEmpty()) {
+            return create(reference, shape, conf);
+          }
         }
-        LOG.info("Table {} was created by another writer meanwhile", reference.name());
+      } finally {
+        // Once the table exists, later subtasks find it without the lock.
+        CREATING.remove(reference.name(), lock);
       }
     }
-    TableReference existing = found.isPresent() ? found.get() : reference;
+    return openFound(found.isPresent() ? found.get() : reference, conf);
+  }
+
+  /**
+   * Creates the table; a creation that fails is followed by a second look, which finds the table
+   * another job created meanwhile.
+   */
+  private DeltaTable create(
+      TableReference reference, DynamicTable shape, org.apache.hadoop.conf.Configuration conf) {
+    try {
+      TableLocator created = reference.create(conf, definition(shape));
+      writable.add(created.name());
+      return DeltaTable.open(TableRequest.of(created, conf));
+    } catch (RuntimeException e) {
+      Optional<TableLocator> found = reference.find(conf);
+      if (found.isEmpty()) {
+        throw e;
+      }
+      LOG.info("Table {} was created by another writer meanwhile", reference.name());
+      return openFound(found.get(), conf);
+    }
+  }
+
+  /** Opens a table that exists, checking once that this process may write it. */
+  private DeltaTable openFound(TableReference existing, org.apache.hadoop.conf.Configuration conf) {
     DeltaTable table = DeltaTable.open(TableRequest.of(existing, conf));
     if (writable.add(table.name())) {
       try {
