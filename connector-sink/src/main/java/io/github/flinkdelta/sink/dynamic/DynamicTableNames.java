@@ -65,8 +65,9 @@ sealed interface DynamicTableNames extends Serializable {
       implements DynamicTableNames {
     @Override
     public TableReference reference(String name) {
+      // A table in a schema the catalog lacks creates the schema, where the principal may.
       return new UnityCatalogTableReference(
-          connection, UnityCatalogTableName.parse(fullName(name)));
+          connection, UnityCatalogTableName.parse(fullName(name)), true);
     }
 
     @Override

@@ -48,7 +48,15 @@ final class DynamicWriteResultAggregator
   private final DynamicSinkConfig config;
 
   private transient ListState<String> appIdState;
+  private transient ListState<Long> checkpointState;
   private transient String appId;
+
+  /**
+   * The latest checkpoint this operator knows of: restored from, or whose barrier passed it. Write
+   * results tagged with it or an earlier one are the writers' last results at the end of the input
+   * (see {@link #processElement}).
+   */
+  private transient long lastCheckpoint;
 
   /** Per checkpoint, per table: the results of every writer subtask. */
   private transient TreeMap<Long, Map<String, List<DynamicWriteResult>>> pending;
@@ -61,6 +69,14 @@ final class DynamicWriteResultAggregator
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
     pending = new TreeMap<>();
+    checkpointState =
+        context
+            .getOperatorStateStore()
+            .getListState(new ListStateDescriptor<>("delta-dynamic-last-checkpoint", Long.class));
+    lastCheckpoint = context.getRestoredCheckpointId().orElse(0);
+    for (Long checkpoint : checkpointState.get()) {
+      lastCheckpoint = Math.max(lastCheckpoint, checkpoint);
+    }
     appIdState =
         context
             .getOperatorStateStore()
@@ -81,14 +97,33 @@ final class DynamicWriteResultAggregator
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
     appIdState.update(List.of(appId));
+    checkpointState.update(List.of(Math.max(lastCheckpoint, context.getCheckpointId())));
   }
 
+  /**
+   * Files written for a checkpoint reach this operator before the checkpoint's barrier does. Those
+   * tagged with a checkpoint whose barrier passed already are the writers' last files at the end of
+   * the input, which Flink tags with the checkpoint after the writer's last known one: a writer
+   * restarted without a restored checkpoint id tags them 1. Committed under such an id, the table
+   * would take them for a replay of a committed checkpoint and skip them; they take the next id.
+   */
   @Override
   public void processElement(StreamRecord<CommittableMessage<DynamicWriteResult>> element) {
     if (element.getValue() instanceof CommittableWithLineage<DynamicWriteResult> message) {
       DynamicWriteResult result = message.getCommittable();
+      long checkpoint = FlinkCompat.checkpointId(message);
+      if (checkpoint <= lastCheckpoint) {
+        LOG.warn(
+            "Write results of {} tagged with checkpoint {}, which has passed (last {}): taken as"
+                + " the end of the input's, committed with checkpoint {}",
+            result.table(),
+            checkpoint,
+            lastCheckpoint,
+            lastCheckpoint + 1);
+        checkpoint = lastCheckpoint + 1;
+      }
       pending
-          .computeIfAbsent(FlinkCompat.checkpointId(message), id -> new LinkedHashMap<>())
+          .computeIfAbsent(checkpoint, id -> new LinkedHashMap<>())
           .computeIfAbsent(result.table(), table -> new ArrayList<>())
           .add(result);
     }
@@ -96,6 +131,7 @@ final class DynamicWriteResultAggregator
 
   @Override
   public void prepareSnapshotPreBarrier(long checkpointId) {
+    lastCheckpoint = Math.max(lastCheckpoint, checkpointId);
     emitUpTo(checkpointId);
   }
 

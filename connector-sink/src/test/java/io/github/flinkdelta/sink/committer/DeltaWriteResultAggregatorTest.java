@@ -168,6 +168,27 @@ class DeltaWriteResultAggregatorTest {
     }
   }
 
+  @Test
+  void lastResultsTaggedWithACheckpointBeforeTheRestoredOneAreCommittedAfterIt() throws Exception {
+    DeltaSinkConfig config = config(new Configuration());
+    OperatorSubtaskState state;
+    try (var first = harness(config)) {
+      first.open();
+      state = first.snapshot(12, 12);
+    }
+    try (var restored = harness(config)) {
+      restored.initializeState(state);
+      restored.open();
+      // A writer that does not know the restored checkpoint tags its last results 1.
+      restored.processElement(result(1, 0, file("last", 5)));
+      restored.endInput();
+
+      List<DeltaCommittable> out = committables(restored);
+      assertThat(out).extracting(DeltaCommittable::checkpointId).containsExactly(13L);
+      assertThat(out.get(0).files().numRecords()).isEqualTo(5);
+    }
+  }
+
   private DeltaSinkConfig config(Configuration options) {
     return SinkConfigs.of(dir.resolve("t").toUri().toString(), TYPE, List.of(), options);
   }

@@ -5,6 +5,7 @@
 package io.github.flinkdelta.it.dynamic;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkdelta.it.support.CatalogReads;
 import io.github.flinkdelta.it.support.FailingMapper;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.testutils.junit.SharedObjectsExtension;
+import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -38,9 +40,47 @@ class DynamicUnityCatalogITCase {
   private static final int BUCKETS = 4;
   private static final String TOKEN = "uc-test-token";
 
+  private static final String READ_ONLY_TOKEN = "read-only-" + java.util.UUID.randomUUID();
+
   @RegisterExtension
   final UnityCatalogServerExtension catalog =
-      new UnityCatalogServerExtension(uc -> uc.token(TOKEN));
+      new UnityCatalogServerExtension(uc -> uc.token(TOKEN).readOnlyToken(READ_ONLY_TOKEN));
+
+  @Test
+  void tablesInASchemaTheCatalogLacksCreateItWhereThePrincipalMayAndNameWhatToGrantWhereNot()
+      throws Exception {
+    UnityCatalogServer server = catalog.server();
+    UnityCatalogConnection connection = new UnityCatalogConnection(server.uri(), Secret.of(TOKEN));
+    SpreadRows rows = new SpreadRows("", 2, 0, BUCKETS);
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).env();
+    TestRows.source(env, 500, 2_000, BUCKETS)
+        .sinkTo(
+            DeltaSink.dynamic(rows)
+                .unityCatalog(connection)
+                .defaultNamespace("main.fresh")
+                .build());
+    env.execute("tables in a new schema");
+    rows.expected(500)
+        .forEach(
+            (table, expected) ->
+                assertThat(CatalogReads.rows(connection, "main.fresh." + table))
+                    .containsExactlyInAnyOrderElementsOf(expected));
+
+    StreamExecutionEnvironment readOnly = FLINK.job().checkpointEveryMillis(100).env();
+    TestRows.source(readOnly, 100, 2_000, BUCKETS)
+        .sinkTo(
+            DeltaSink.dynamic(rows)
+                .unityCatalog(new UnityCatalogConnection(server.uri(), Secret.of(READ_ONLY_TOKEN)))
+                .defaultNamespace("main.forbidden")
+                .build());
+    assertThatThrownBy(() -> readOnly.execute("a schema the principal may not create"))
+        .satisfies(
+            e ->
+                assertThat(ExceptionUtils.stringifyException(e))
+                    .contains("refused to create schema main.forbidden")
+                    .contains("CREATE SCHEMA")
+                    .doesNotContain(READ_ONLY_TOKEN));
+  }
 
   @Test
   void managedTablesAreCreatedOnTheFlyAndWrittenExactlyOnce() throws Exception {
@@ -57,7 +97,7 @@ class DynamicUnityCatalogITCase {
     RoutedRows routes = new RoutedRows("", tables, count, firstLate, generatorFaults);
     StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).restarts(5).env();
     TestRows.source(env, count, 3_000, BUCKETS)
-        .map(FailingMapper.untilFired(injected, 1, 2_000))
+        .map(FailingMapper.untilFired(injected, 1, 1_000))
         .sinkTo(
             DeltaSink.dynamic(routes)
                 .unityCatalog(connection)

@@ -225,6 +225,40 @@ public final class UnityCatalogClient implements AutoCloseable {
     return new UnityCatalogTable(name, id, location, true);
   }
 
+  /**
+   * Creates the schema of {@code table} when the catalog lacks it; another writer creating it at
+   * the same time is fine.
+   *
+   * @throws IllegalStateException naming the schema and the privilege to grant when the catalog
+   *     refuses (HTTP 403)
+   */
+  public void ensureSchema(UnityCatalogTableName table) {
+    UnityCatalogNamespace namespace = namespace(table.catalog());
+    if (namespace.schema(table.schema()).isPresent()) {
+      return;
+    }
+    try {
+      namespace.createSchema(
+          table.schema(), "Created by the Flink Delta sink for " + table, Map.of());
+      LOG.info(
+          "Created schema {}.{} in Unity Catalog for {}", table.catalog(), table.schema(), table);
+    } catch (IllegalStateException e) {
+      if (namespace.schema(table.schema()).isPresent()) {
+        return;
+      }
+      if (e.getCause() instanceof ApiException api && api.getCode() == 403) {
+        throw new IllegalStateException(
+            String.format(
+                "Unity Catalog at %s refused to create schema %s.%s for table %s (HTTP 403): its"
+                    + " principal may not create schemas there. Grant it USE CATALOG and CREATE"
+                    + " SCHEMA on catalog %s, or create the schema beforehand.",
+                connection.endpoint(), table.catalog(), table.schema(), table, table.catalog()),
+            e);
+      }
+      throw e;
+    }
+  }
+
   /** The schemas and tables of {@code catalog}, through this client's connection. */
   public UnityCatalogNamespace namespace(String catalog) {
     return new UnityCatalogNamespace(connection, api, catalog);

@@ -15,13 +15,23 @@ import org.apache.hadoop.conf.Configuration;
 /**
  * A table named {@code catalog.schema.table} in a Unity Catalog server: found by its name, or
  * created as a managed table whose every commit the catalog ratifies.
+ *
+ * @param createsSchema whether creating the table creates its schema first when the catalog lacks
+ *     it (the dynamic sink's tables); otherwise a missing schema fails the creation
  */
 public record UnityCatalogTableReference(
-    UnityCatalogConnection connection, UnityCatalogTableName tableName) implements TableReference {
+    UnityCatalogConnection connection, UnityCatalogTableName tableName, boolean createsSchema)
+    implements TableReference {
 
   public UnityCatalogTableReference {
     Objects.requireNonNull(connection, "connection");
     Objects.requireNonNull(tableName, "tableName");
+  }
+
+  /** A table whose schema must exist for it to be created. */
+  public UnityCatalogTableReference(
+      UnityCatalogConnection connection, UnityCatalogTableName tableName) {
+    this(connection, tableName, false);
   }
 
   @Override
@@ -54,6 +64,9 @@ public record UnityCatalogTableReference(
   @Override
   public TableLocator create(Configuration conf, TableDefinition definition) {
     try (UnityCatalogClient client = new UnityCatalogClient(connection, conf)) {
+      if (createsSchema) {
+        client.ensureSchema(tableName);
+      }
       UnityCatalogTable table =
           client.createManagedTable(
               conf,

@@ -1,0 +1,108 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.github.flinkdelta.sink.dynamic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flinkdelta.core.write.DataFile;
+import io.github.flinkdelta.core.write.DataFiles;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
+import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dynamic sink's aggregator in Flink's operator test harness: one committable per table and
+ * checkpoint, and the writers' last results of a restored job committed after the restored
+ * checkpoint, never under a checkpoint the tables may hold already.
+ */
+class DynamicWriteResultAggregatorTest {
+
+  private static final DynamicSinkConfig CONFIG =
+      new DynamicSinkConfig(
+          new DynamicTableNames.UnderRoot("file:///tmp/unused"),
+          Map.of(),
+          Map.of(),
+          Map.of(),
+          null,
+          "app");
+
+  @Test
+  void theResultsOfACheckpointBecomeOneCommittablePerTable() throws Exception {
+    try (var harness = harness()) {
+      harness.open();
+      harness.processElement(result("a", 1, 0, file("a1", 3)));
+      harness.processElement(result("b", 1, 1, file("b1", 2)));
+      harness.processElement(result("a", 1, 1, file("a2", 4)));
+      harness.prepareSnapshotPreBarrier(1);
+
+      List<DynamicCommittable> out = committables(harness);
+      assertThat(out).extracting(DynamicCommittable::table).containsExactly("a", "b");
+      assertThat(out).allMatch(c -> c.committable().checkpointId() == 1);
+      assertThat(out.get(0).committable().files().numRecords()).isEqualTo(7);
+    }
+  }
+
+  @Test
+  void lastResultsTaggedWithACheckpointBeforeTheRestoredOneAreCommittedAfterIt() throws Exception {
+    OperatorSubtaskState state;
+    try (var first = harness()) {
+      first.open();
+      state = first.snapshot(12, 12);
+    }
+    try (var restored = harness()) {
+      restored.initializeState(state);
+      restored.open();
+      // A writer that does not know the restored checkpoint tags its last results 1.
+      restored.processElement(result("a", 1, 0, file("last", 5)));
+      restored.endInput();
+
+      List<DynamicCommittable> out = committables(restored);
+      assertThat(out).hasSize(1);
+      assertThat(out.get(0).committable().checkpointId()).isEqualTo(13);
+      assertThat(out.get(0).committable().appId()).isEqualTo("app");
+    }
+  }
+
+  private static OneInputStreamOperatorTestHarness<
+          CommittableMessage<DynamicWriteResult>, CommittableMessage<DynamicCommittable>>
+      harness() throws Exception {
+    var harness =
+        new OneInputStreamOperatorTestHarness<
+            CommittableMessage<DynamicWriteResult>, CommittableMessage<DynamicCommittable>>(
+            new DynamicWriteResultAggregator(CONFIG));
+    harness.setup(
+        CommittableMessageTypeInfo.of(DynamicSerializers.Committables::new)
+            .createSerializer(new SerializerConfigImpl()));
+    return harness;
+  }
+
+  private static StreamRecord<CommittableMessage<DynamicWriteResult>> result(
+      String table, long checkpoint, int subtask, DataFile... files) {
+    return new StreamRecord<>(
+        new CommittableWithLineage<>(
+            new DynamicWriteResult(table, DataFiles.of(List.of(files))), checkpoint, subtask));
+  }
+
+  private static DataFile file(String name, long rows) {
+    return new DataFile(
+        name + ".parquet", 100 * rows, rows, Map.of(), "{\"numRecords\":" + rows + "}");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<DynamicCommittable> committables(
+      OneInputStreamOperatorTestHarness<?, CommittableMessage<DynamicCommittable>> harness) {
+    return harness.extractOutputValues().stream()
+        .filter(CommittableWithLineage.class::isInstance)
+        .map(m -> ((CommittableWithLineage<DynamicCommittable>) m).getCommittable())
+        .toList();
+  }
+}
