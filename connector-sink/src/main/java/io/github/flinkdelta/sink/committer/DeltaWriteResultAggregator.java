@@ -19,8 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -55,14 +53,7 @@ public final class DeltaWriteResultAggregator
 
   private final DeltaSinkConfig config;
 
-  private transient ListState<String> appIdState;
-  private transient ListState<Long> checkpointState;
-
-  /**
-   * The latest checkpoint this operator knows of: restored from, or whose barrier passed it (see
-   * {@link #processElement}).
-   */
-  private transient long lastCheckpoint;
+  private transient AggregatorState state;
 
   private transient String appId;
   private transient TreeMap<Long, List<DeltaWriteResult>> pending;
@@ -75,22 +66,8 @@ public final class DeltaWriteResultAggregator
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
     pending = new TreeMap<>();
-    checkpointState =
-        context
-            .getOperatorStateStore()
-            .getListState(new ListStateDescriptor<>("delta-sink-last-checkpoint", Long.class));
-    lastCheckpoint = context.getRestoredCheckpointId().orElse(0);
-    for (Long checkpoint : checkpointState.get()) {
-      lastCheckpoint = Math.max(lastCheckpoint, checkpoint);
-    }
-    appIdState =
-        context
-            .getOperatorStateStore()
-            .getListState(new ListStateDescriptor<>("delta-sink-app-id", String.class));
-    String restored = null;
-    for (String value : appIdState.get()) {
-      restored = value;
-    }
+    state = AggregatorState.restore(context);
+    String restored = state.restoredAppId();
     if (config.appId() != null) {
       appId = config.appId();
       if (restored != null && !restored.equals(appId)) {
@@ -148,38 +125,20 @@ public final class DeltaWriteResultAggregator
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
-    appIdState.update(List.of(appId));
-    checkpointState.update(List.of(Math.max(lastCheckpoint, context.getCheckpointId())));
+    state.snapshot(appId, context.getCheckpointId());
   }
 
-  /**
-   * Files written for a checkpoint reach this operator before the checkpoint's barrier does. Those
-   * tagged with a checkpoint whose barrier passed already are the writers' last files at the end of
-   * the input, which Flink tags with the checkpoint after the writer's last known one: a writer
-   * restarted without a restored checkpoint id tags them 1. Committed under such an id, the table
-   * would take them for a replay of a committed checkpoint and skip them; they take the next id.
-   */
   @Override
   public void processElement(StreamRecord<CommittableMessage<DeltaWriteResult>> element) {
     if (element.getValue() instanceof CommittableWithLineage<DeltaWriteResult> result) {
-      long checkpoint = FlinkCompat.checkpointId(result);
-      if (checkpoint <= lastCheckpoint) {
-        LOG.warn(
-            "Write results of {} tagged with checkpoint {}, which has passed (last {}): taken as"
-                + " the end of the input's, committed with checkpoint {}",
-            config.tableName(),
-            checkpoint,
-            lastCheckpoint,
-            lastCheckpoint + 1);
-        checkpoint = lastCheckpoint + 1;
-      }
+      long checkpoint = state.checkpointOf(result, config.tableName());
       pending.computeIfAbsent(checkpoint, id -> new ArrayList<>()).add(result.getCommittable());
     }
   }
 
   @Override
   public void prepareSnapshotPreBarrier(long checkpointId) {
-    lastCheckpoint = Math.max(lastCheckpoint, checkpointId);
+    state.barrier(checkpointId);
     // A checkpoint without rows still gets its (empty) committable, so that the committer can tell
     // an idle sink from a stalled one.
     pending.computeIfAbsent(checkpointId, id -> new ArrayList<>());

@@ -6,6 +6,7 @@ package io.github.flinkdelta.sink.dynamic;
 
 import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.write.DataFiles;
+import io.github.flinkdelta.sink.committer.AggregatorState;
 import io.github.flinkdelta.sink.committer.DeltaCommittable;
 import io.github.flinkdelta.sink.internal.FlinkCompat;
 import java.util.ArrayList;
@@ -14,8 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
@@ -47,16 +46,8 @@ final class DynamicWriteResultAggregator
 
   private final DynamicSinkConfig config;
 
-  private transient ListState<String> appIdState;
-  private transient ListState<Long> checkpointState;
+  private transient AggregatorState state;
   private transient String appId;
-
-  /**
-   * The latest checkpoint this operator knows of: restored from, or whose barrier passed it. Write
-   * results tagged with it or an earlier one are the writers' last results at the end of the input
-   * (see {@link #processElement}).
-   */
-  private transient long lastCheckpoint;
 
   /** Per checkpoint, per table: the results of every writer subtask. */
   private transient TreeMap<Long, Map<String, List<DynamicWriteResult>>> pending;
@@ -69,22 +60,8 @@ final class DynamicWriteResultAggregator
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
     pending = new TreeMap<>();
-    checkpointState =
-        context
-            .getOperatorStateStore()
-            .getListState(new ListStateDescriptor<>("delta-dynamic-last-checkpoint", Long.class));
-    lastCheckpoint = context.getRestoredCheckpointId().orElse(0);
-    for (Long checkpoint : checkpointState.get()) {
-      lastCheckpoint = Math.max(lastCheckpoint, checkpoint);
-    }
-    appIdState =
-        context
-            .getOperatorStateStore()
-            .getListState(new ListStateDescriptor<>("delta-sink-app-id", String.class));
-    String restored = null;
-    for (String value : appIdState.get()) {
-      restored = value;
-    }
+    state = AggregatorState.restore(context);
+    String restored = state.restoredAppId();
     if (config.appId() != null) {
       appId = config.appId();
     } else {
@@ -96,32 +73,15 @@ final class DynamicWriteResultAggregator
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
-    appIdState.update(List.of(appId));
-    checkpointState.update(List.of(Math.max(lastCheckpoint, context.getCheckpointId())));
+    state.snapshot(appId, context.getCheckpointId());
   }
 
-  /**
-   * Files written for a checkpoint reach this operator before the checkpoint's barrier does. Those
-   * tagged with a checkpoint whose barrier passed already are the writers' last files at the end of
-   * the input, which Flink tags with the checkpoint after the writer's last known one: a writer
-   * restarted without a restored checkpoint id tags them 1. Committed under such an id, the table
-   * would take them for a replay of a committed checkpoint and skip them; they take the next id.
-   */
+  /** Gathers a writer subtask's results of one table, by the checkpoint that commits them. */
   @Override
   public void processElement(StreamRecord<CommittableMessage<DynamicWriteResult>> element) {
     if (element.getValue() instanceof CommittableWithLineage<DynamicWriteResult> message) {
       DynamicWriteResult result = message.getCommittable();
-      long checkpoint = FlinkCompat.checkpointId(message);
-      if (checkpoint <= lastCheckpoint) {
-        LOG.warn(
-            "Write results of {} tagged with checkpoint {}, which has passed (last {}): taken as"
-                + " the end of the input's, committed with checkpoint {}",
-            result.table(),
-            checkpoint,
-            lastCheckpoint,
-            lastCheckpoint + 1);
-        checkpoint = lastCheckpoint + 1;
-      }
+      long checkpoint = state.checkpointOf(message, result.table());
       pending
           .computeIfAbsent(checkpoint, id -> new LinkedHashMap<>())
           .computeIfAbsent(result.table(), table -> new ArrayList<>())
@@ -131,7 +91,7 @@ final class DynamicWriteResultAggregator
 
   @Override
   public void prepareSnapshotPreBarrier(long checkpointId) {
-    lastCheckpoint = Math.max(lastCheckpoint, checkpointId);
+    state.barrier(checkpointId);
     emitUpTo(checkpointId);
   }
 
