@@ -11,6 +11,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.LogicalType;
 
@@ -121,5 +122,11 @@ public final class PartitionValues {
       }
     }
     return values;
+  }
+
+  /** Whether {@code value} is an empty string or binary, which Delta stores as null. */
+  static boolean isEmpty(Object value) {
+    return (value instanceof StringData string && string.toBytes().length == 0)
+        || (value instanceof byte[] bytes && bytes.length == 0);
   }
 }

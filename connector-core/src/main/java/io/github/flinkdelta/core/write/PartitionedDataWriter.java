@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.StringData;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
@@ -379,11 +378,6 @@ public final class PartitionedDataWriter implements AutoCloseable {
    * @throws NullValueException when a NOT NULL partition column holds a null (partition values are
    *     not in the file, so the file writer never sees them)
    */
-  private static boolean isEmpty(Object value) {
-    return (value instanceof StringData string && string.toBytes().length == 0)
-        || (value instanceof byte[] bytes && bytes.length == 0);
-  }
-
   private PartitionKey partitionKey(RowData row) {
     Object[] values = new Object[partitionGetters.length];
     for (int i = 0; i < values.length; i++) {
@@ -392,7 +386,7 @@ public final class PartitionedDataWriter implements AutoCloseable {
       if (values[i] == null && !column.type().isNullable()) {
         throw new NullValueException(layout.tableName(), column.name());
       }
-      if (isEmpty(values[i])) {
+      if (PartitionValues.isEmpty(values[i])) {
         if (column.refusesEmpty()) {
           throw new EmptyPartitionValueException(layout.tableName(), column.name());
         }
