@@ -6,6 +6,7 @@ package io.github.flinkdelta.core.schema;
 
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
+import io.github.flinkdelta.core.upsert.UpsertTables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +61,7 @@ public final class ColumnChanges {
               from, tableName, to, target.getName()));
     }
     refusePartitionColumn(tableName, "rename", column, partitionColumns);
+    refuseKeyColumn(tableName, "rename", column, properties);
     List<StructField> fields = new ArrayList<>();
     for (StructField field : schema.fields()) {
       fields.add(
@@ -91,6 +93,7 @@ public final class ColumnChanges {
       return Optional.empty();
     }
     refusePartitionColumn(tableName, "drop", column, partitionColumns);
+    refuseKeyColumn(tableName, "drop", column, properties);
     if (schema.length() == 1) {
       throw new IllegalArgumentException(
           String.format(
@@ -121,6 +124,18 @@ public final class ColumnChanges {
                   + " columns for the table's life. Write the rows to a new table partitioned as"
                   + " wanted.",
               change, column.getName(), tableName));
+    }
+  }
+
+  private static void refuseKeyColumn(
+      String tableName, String change, StructField column, Map<String, String> properties) {
+    if (UpsertTables.recordedKey(properties).stream()
+        .anyMatch(c -> c.equalsIgnoreCase(column.getName()))) {
+      throw new IllegalArgumentException(
+          String.format(
+              "Cannot %s column '%s' of %s: it is part of the table's primary key (%s), by which"
+                  + " its upserts find their rows. Write the rows to a new table keyed as wanted.",
+              change, column.getName(), tableName, UpsertTables.recordedKey(properties)));
     }
   }
 

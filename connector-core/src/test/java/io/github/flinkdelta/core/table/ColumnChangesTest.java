@@ -109,6 +109,23 @@ class ColumnChangesTest {
     }
   }
 
+  @Test
+  void renamesAndDropsOfPrimaryKeyColumnsAreRefusedNamingTheKey() {
+    String path = dir.resolve("keyed").toUri().toString();
+    try (DeltaTable table =
+        TestTables.create(
+            path,
+            OLD,
+            List.of(),
+            Map.of("delta.columnMapping.mode", "name", "flink.primary-key", "id"))) {
+      assertThatThrownBy(() -> table.metadata().renameColumn("id", "key", false))
+          .hasMessageContaining("'id'")
+          .hasMessageContaining("primary key");
+      assertThatThrownBy(() -> table.metadata().dropColumn("id", false))
+          .hasMessageContaining("primary key");
+    }
+  }
+
   private static RowType append(List<String> names, String name) {
     List<RowType.RowField> fields = new ArrayList<>();
     for (String existing : names) {

@@ -8,11 +8,13 @@ import io.github.flinkdelta.sink.committer.DeltaCommittable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -40,6 +42,10 @@ final class DynamicCommitter implements Committer<DynamicCommittable> {
   private final int maxTables;
   private final Map<String, TableCommit> tables = new LinkedHashMap<>(16, 0.75f, true);
   private final DynamicCommitterMetrics metrics;
+
+  /** Tables checked against the restored checkpoint in this run, open or closed since. */
+  private final Set<String> checked = new HashSet<>();
+
   private ExecutorService executor;
 
   DynamicCommitter(
@@ -126,7 +132,7 @@ final class DynamicCommitter implements Committer<DynamicCommittable> {
   }
 
   private TableCommit newTableCommit(String name) {
-    return new TableCommit(name, config, restoredCheckpointId);
+    return new TableCommit(name, config, restoredCheckpointId, checked.add(name));
   }
 
   private ExecutorService executor() {

@@ -192,6 +192,13 @@ final class DynamicTableResolver {
       throw new IllegalArgumentException(mismatch);
     }
     table.metadata().checkUpserts();
+    if (UpsertTables.recordedKey(table.snapshot().getTableProperties()).isEmpty()) {
+      // The committer settles each commit's deletes by the key the table records.
+      table
+          .metadata()
+          .updateProperties(
+              Map.of(UpsertTables.PRIMARY_KEY, UpsertTables.keyProperty(key.names())));
+    }
     return key;
   }
 

@@ -7,6 +7,7 @@ package io.github.flinkdelta.sink.dynamic;
 import io.github.flinkdelta.common.StateStrings;
 import io.github.flinkdelta.core.upsert.PendingWrites;
 import io.github.flinkdelta.sink.upsert.UpsertWriterState;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,7 @@ import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.runtime.state.KeyGroupRange;
 
 /**
  * The operator state of a dynamic sink's upsert writer subtask, beside its key index: the sink's
@@ -38,8 +40,13 @@ final class DynamicUpsertState {
    * @param appId the sink's app id, null when nothing was restored
    * @param onHeap whether the restored index lived on the heap
    * @param tables each table's restored state, by name
+   * @param covered per table, the key groups whose entries of the table the index holds
    */
-  record Restored(String appId, boolean onHeap, Map<String, UpsertWriterState.Restored> tables) {}
+  record Restored(
+      String appId,
+      boolean onHeap,
+      Map<String, UpsertWriterState.Restored> tables,
+      Map<String, List<KeyGroupRange>> covered) {}
 
   DynamicUpsertState(OperatorStateStore store) throws Exception {
     appIds =
@@ -58,6 +65,7 @@ final class DynamicUpsertState {
     }
     boolean onHeap = false;
     Map<String, UpsertWriterState.Restored> restored = new HashMap<>();
+    Map<String, List<KeyGroupRange>> covered = new HashMap<>();
     for (byte[] bytes : tables.get()) {
       DataInputDeserializer in = new DataInputDeserializer(bytes);
       int format = in.readInt();
@@ -75,6 +83,11 @@ final class DynamicUpsertState {
         long indexVersion = in.readLong();
         long lastResult = in.readLong();
         PendingWrites pending = PendingWrites.readFrom(in);
+        List<KeyGroupRange> ranges = covered.computeIfAbsent(table, t -> new ArrayList<>());
+        int rangeCount = in.readInt();
+        for (int r = 0; r < rangeCount; r++) {
+          ranges.add(new KeyGroupRange(in.readInt(), in.readInt()));
+        }
         restored.merge(
             table,
             new UpsertWriterState.Restored(
@@ -82,7 +95,28 @@ final class DynamicUpsertState {
             DynamicUpsertState::union);
       }
     }
-    return new Restored(appId, onHeap, restored);
+    covered.replaceAll((table, ranges) -> merged(ranges));
+    return new Restored(appId, onHeap, restored, covered);
+  }
+
+  /** {@code ranges} as the fewest ranges that hold the same key groups, in order. */
+  static List<KeyGroupRange> merged(List<KeyGroupRange> ranges) {
+    List<KeyGroupRange> sorted = new ArrayList<>(ranges);
+    sorted.removeIf(range -> range.getNumberOfKeyGroups() == 0);
+    sorted.sort(java.util.Comparator.comparingInt(KeyGroupRange::getStartKeyGroup));
+    List<KeyGroupRange> merged = new ArrayList<>();
+    for (KeyGroupRange range : sorted) {
+      KeyGroupRange last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
+      if (last != null && range.getStartKeyGroup() <= last.getEndKeyGroup() + 1) {
+        merged.set(
+            merged.size() - 1,
+            new KeyGroupRange(
+                last.getStartKeyGroup(), Math.max(last.getEndKeyGroup(), range.getEndKeyGroup())));
+      } else {
+        merged.add(range);
+      }
+    }
+    return merged;
   }
 
   private static UpsertWriterState.Restored union(
@@ -100,7 +134,11 @@ final class DynamicUpsertState {
         pending);
   }
 
-  void snapshot(String appId, boolean onHeap, Map<String, UpsertWriterState.Restored> byTable)
+  void snapshot(
+      String appId,
+      boolean onHeap,
+      Map<String, UpsertWriterState.Restored> byTable,
+      Map<String, List<KeyGroupRange>> covered)
       throws Exception {
     appIds.update(List.of(appId));
     DataOutputSerializer out = new DataOutputSerializer(256);
@@ -112,6 +150,12 @@ final class DynamicUpsertState {
       out.writeLong(table.getValue().indexVersion());
       out.writeLong(table.getValue().lastResult());
       table.getValue().pending().writeTo(out);
+      List<KeyGroupRange> ranges = covered.getOrDefault(table.getKey(), List.of());
+      out.writeInt(ranges.size());
+      for (KeyGroupRange range : ranges) {
+        out.writeInt(range.getStartKeyGroup());
+        out.writeInt(range.getEndKeyGroup());
+      }
     }
     tables.update(List.of(out.getCopyOfBuffer()));
   }

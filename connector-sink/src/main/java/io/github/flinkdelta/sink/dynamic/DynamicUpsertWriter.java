@@ -19,9 +19,11 @@ import java.io.IOException;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.IntPredicate;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.runtime.state.KeyGroupRange;
@@ -55,6 +57,10 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
   private transient DynamicUpsertState state;
   private transient String appId;
   private transient Map<String, UpsertWriterState.Restored> idle;
+
+  /** Per table not open here, the key groups whose entries of it the index holds. */
+  private transient Map<String, List<KeyGroupRange>> idleCoverage;
+
   private transient Map<String, Upserts> tables;
   private transient DynamicTableResolver resolver;
   private transient SharedWriteBudget budget;
@@ -90,6 +96,7 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
             ? config.appId()
             : restored.appId() != null ? restored.appId() : config.defaultAppId();
     idle = new HashMap<>(restored.tables());
+    idleCoverage = new HashMap<>(restored.covered());
     Configuration options = config.sinkOptions();
     index =
         KeyIndexLoader.open(
@@ -150,8 +157,10 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
   @Override
   public void processElement(StreamRecord<DynamicRecord> element) throws Exception {
     DynamicRecord record = element.getValue();
+    // Read before the table is opened: loading its index moves the backend's current key.
+    String indexKey = (String) getCurrentKey();
     Upserts table = tableOf(record.table());
-    String key = ((String) getCurrentKey()).substring(table.prefix.length());
+    String key = indexKey.substring(table.prefix.length());
     RowData row = record.row();
     table.writer.write(key, table.projection == null ? row : table.projection.replaceRow(row));
   }
@@ -167,6 +176,11 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
       String name = shape.name();
       String prefix = DynamicRecordKeys.prefixOf(name);
       UpsertWriterState.Restored restored = idle.remove(name);
+      List<KeyGroupRange> covered = idleCoverage.remove(name);
+      // Key groups of this subtask whose entries of the table no restored subtask kept: their
+      // owners before a rescale never read the table's keys (no record of it reached them).
+      IntPredicate unbuilt =
+          group -> covered == null || covered.stream().noneMatch(r -> r.contains(group));
       TableUpsertWriter writer =
           new TableUpsertWriter(
               tableConfig,
@@ -178,6 +192,7 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
                   ? restored
                   : new UpsertWriterState.Restored(
                       false, -1, 0, -1, index.onHeap(), appId, new PendingWrites()),
+              unbuilt,
               result -> handOver(name, result));
       writer.open(
           new UnregisteredMetricsGroup(),
@@ -222,6 +237,7 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
     while (tables.size() > maxTables) {
       Map.Entry<String, Upserts> eldest = it.next();
       idle.put(eldest.getKey(), eldest.getValue().writer.state(index.onHeap()));
+      idleCoverage.put(eldest.getKey(), List.of(keyGroupRange()));
       eldest.getValue().writer.close();
       it.remove();
     }
@@ -238,8 +254,14 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
     Map<String, UpsertWriterState.Restored> all = new HashMap<>(idle);
-    tables.forEach((name, table) -> all.put(name, table.writer.state(index.onHeap())));
-    state.snapshot(appId, index.onHeap(), all);
+    Map<String, List<KeyGroupRange>> covered = new HashMap<>(idleCoverage);
+    tables.forEach(
+        (name, table) -> {
+          all.put(name, table.writer.state(index.onHeap()));
+          // An open table's entries are complete for every key group of this subtask.
+          covered.put(name, List.of(keyGroupRange()));
+        });
+    state.snapshot(appId, index.onHeap(), all, covered);
     index.snapshotState(context);
   }
 

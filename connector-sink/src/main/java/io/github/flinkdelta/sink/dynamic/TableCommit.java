@@ -34,12 +34,23 @@ final class TableCommit implements AutoCloseable {
   private final String name;
   private final DynamicSinkConfig config;
   private final OptionalLong restoredCheckpointId;
+  private final boolean checkRestoredState;
   private DeltaCommitter committer;
 
-  TableCommit(String name, DynamicSinkConfig config, OptionalLong restoredCheckpointId) {
+  /**
+   * @param checkRestoredState whether the table's first commit checks it for commits past the
+   *     restored checkpoint: once per table and job run, not again when the table was closed and
+   *     opened again (it then holds this run's own commits)
+   */
+  TableCommit(
+      String name,
+      DynamicSinkConfig config,
+      OptionalLong restoredCheckpointId,
+      boolean checkRestoredState) {
     this.name = name;
     this.config = config;
     this.restoredCheckpointId = restoredCheckpointId;
+    this.checkRestoredState = checkRestoredState;
   }
 
   String name() {
@@ -79,7 +90,7 @@ final class TableCommit implements AutoCloseable {
             // Per-table metrics would grow with the tables; the dynamic committer reports totals.
             new DeltaCommitterMetrics(new UnregisteredMetricsGroup(), name(), Clock.systemUTC()),
             true);
-    if (restoredCheckpointId.isPresent()) {
+    if (checkRestoredState && restoredCheckpointId.isPresent()) {
       long tableTxn = opened.transactionVersion(appId);
       long restored = restoredCheckpointId.getAsLong();
       if (tableTxn > restored) {

@@ -49,7 +49,7 @@ final class IndexFollower implements AutoCloseable {
   private final AtomicReference<RuntimeException> lastFailure = new AtomicReference<>();
   private volatile int failures;
   private volatile boolean closing;
-  private DeltaTable table;
+  private volatile DeltaTable table;
 
   /**
    * @param appId the sink's app id, whose versions hold rows the index has already; null when
@@ -115,6 +115,11 @@ final class IndexFollower implements AutoCloseable {
   }
 
   private void read(long indexVersion) {
+    if (closing) {
+      // Queued on a shared thread before the follower closed: its table stays closed.
+      running.set(false);
+      return;
+    }
     long started = System.nanoTime();
     try (var loader = ConnectorClassLoader.enter()) {
       KeyChanges changes = table().keyChanges(indexVersion, config.primaryKey(), keys::owns, appId);

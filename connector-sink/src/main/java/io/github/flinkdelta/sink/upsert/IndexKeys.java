@@ -40,6 +40,15 @@ public record IndexKeys(String prefix, KeyGroupRange range, int maxParallelism) 
     return range.contains(KeyGroupRangeAssignment.assignToKeyGroup(indexKey(key), maxParallelism));
   }
 
+  /**
+   * Whether {@code key} of the table belongs to those of the subtask's key groups that {@code
+   * groups} accepts.
+   */
+  public boolean owns(String key, java.util.function.IntPredicate groups) {
+    int group = KeyGroupRangeAssignment.assignToKeyGroup(indexKey(key), maxParallelism);
+    return range.contains(group) && groups.test(group);
+  }
+
   /** {@code index} as the table's keys see it. */
   UpsertKeyIndex view(UpsertKeyIndex index) {
     return prefix.isEmpty() ? index : new TableView(index, prefix);

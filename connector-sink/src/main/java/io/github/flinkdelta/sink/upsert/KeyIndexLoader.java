@@ -15,6 +15,7 @@ import io.github.flinkdelta.sink.internal.SinkErrors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.function.IntPredicate;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.runtime.checkpoint.CheckpointType;
 import org.apache.flink.runtime.state.AbstractKeyedStateBackend;
@@ -131,6 +132,14 @@ public record KeyIndexLoader(DeltaSinkConfig config, int subtask, IndexKeys keys
    * @return the version read
    */
   long readTable(UpsertKeyIndex index, FileDeletes deletes) {
+    return readTable(index, deletes, group -> true);
+  }
+
+  /**
+   * As {@link #readTable(UpsertKeyIndex, FileDeletes)}, the keys of those of the subtask's key
+   * groups that {@code groups} accepts only.
+   */
+  long readTable(UpsertKeyIndex index, FileDeletes deletes, IntPredicate groups) {
     long started = System.nanoTime();
     long[] counts = new long[2];
     long version;
@@ -141,7 +150,7 @@ public record KeyIndexLoader(DeltaSinkConfig config, int subtask, IndexKeys keys
           table.scanKeys(
               config.primaryKey(),
               (key, fileId, position) -> {
-                if (!keys.owns(key)) {
+                if (!keys.owns(key, groups)) {
                   return;
                 }
                 try {

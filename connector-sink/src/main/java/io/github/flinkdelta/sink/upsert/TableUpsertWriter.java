@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
+import java.util.function.IntPredicate;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -116,6 +117,26 @@ public final class TableUpsertWriter implements AutoCloseable {
       UpsertWriterState.Restored restored,
       ResultOutput output)
       throws InterruptedException {
+    this(config, subtask, parallelism, keys, index, restored, group -> false, output);
+  }
+
+  /**
+   * As the constructor above, for an index restored from subtasks that held the table's entries for
+   * some key groups only: the keys of the {@code unbuilt} groups are read from the table, once it
+   * holds the restored checkpoints' commits.
+   *
+   * @param unbuilt the subtask's key groups whose entries of the table no restored subtask kept
+   */
+  public TableUpsertWriter(
+      DeltaSinkConfig config,
+      int subtask,
+      int parallelism,
+      IndexKeys keys,
+      UpsertKeyIndex index,
+      UpsertWriterState.Restored restored,
+      IntPredicate unbuilt,
+      ResultOutput output)
+      throws InterruptedException {
     this.config = config;
     this.subtask = subtask;
     this.parallelism = parallelism;
@@ -133,6 +154,17 @@ public final class TableUpsertWriter implements AutoCloseable {
       buildIndex();
     } else if (!loader().canFollow(indexVersion)) {
       rebuildIndex();
+    } else if (keys.range().getNumberOfKeyGroups() > 0
+        && java.util.stream.IntStream.rangeClosed(
+                keys.range().getStartKeyGroup(), keys.range().getEndKeyGroup())
+            .anyMatch(unbuilt)) {
+      if (appId == null) {
+        throw new IllegalStateException(SinkErrors.followNeedsAppId(config.tableName()));
+      }
+      // Entries read at a later version than the index's: the follower's catch-up from the
+      // index's version applies those versions again, which changes nothing.
+      loader().awaitCommitted(appId, lastResult);
+      loader().readTable(this.index, deletes, unbuilt);
     }
   }
 

@@ -11,14 +11,25 @@ import io.github.flinkdelta.it.support.Changelog;
 import io.github.flinkdelta.it.support.FailingMapper;
 import io.github.flinkdelta.it.support.FaultCounter;
 import io.github.flinkdelta.it.support.FlinkCluster;
+import io.github.flinkdelta.it.support.Savepoints;
 import io.github.flinkdelta.it.support.UpsertAssert;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.DeltaSinkOptions;
+import io.github.flinkdelta.sink.dynamic.DynamicDeltaSink;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -78,6 +89,94 @@ class DynamicUpsertITCase {
     assertThat(DeltaTableReader.readAll(path("cdc.audit"))).hasSize((int) count);
     assertThat(DeltaTableReader.readAll(path("cdc.audit")).stream().map(r -> r.get(2)).distinct())
         .hasSize((int) count);
+  }
+
+  /**
+   * A table that holds rows already is upserted by key from the first record on, with the index in
+   * the state backend: reading the table's keys into the index must not leave the backend on
+   * another key than the record's.
+   */
+  @Test
+  void aTableThatHoldsRowsTakesUpsertsOfItsKeysFromTheFirstRecord() throws Exception {
+    long keys = 300;
+    KeyedUpdates first = new KeyedUpdates("pre.first", keys, -1);
+    run(first, keys, null);
+    run(first, 2 * keys, null);
+
+    UpsertAssert.assertExact(path("pre.first"), first.expected(2 * keys));
+  }
+
+  /**
+   * A restored job whose upsert writers did not all read a table's keys before the savepoint (no
+   * record of the table reached some of them) reads them for those key groups when the table's next
+   * record comes: every key of the table keeps one row.
+   */
+  @Test
+  void writersThatNeverReadATablesKeysBeforeASavepointReadThemAfterIt() throws Exception {
+    long keys = 300;
+    KeyedUpdates all = new KeyedUpdates("pre.second", keys, -1);
+    run(all, keys, null);
+    // One key only, slowly: the writer that owns it alone reads the table's keys. The job stops
+    // with a savepoint early in its ids; the restored job goes on from there with every key.
+    KeyedUpdates one = new KeyedUpdates("pre.second", keys, 5);
+    long ids = 10 * keys;
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).restarts(3).env();
+    ids(env, ids, 200).sinkTo(sink(one, "restored-job")).uid("dynamic");
+    var job = env.executeAsync("one key");
+    String table = path("pre.second");
+    long start = DeltaTableReader.version(table);
+    long deadline = System.nanoTime() + java.time.Duration.ofMinutes(1).toNanos();
+    while (DeltaTableReader.version(table) < start + 2) {
+      assertThat(System.nanoTime()).isLessThan(deadline);
+      Thread.sleep(50);
+    }
+    String savepoint = Savepoints.stop(job, dir.resolve("savepoints"));
+
+    run(all, ids, savepoint, "restored-job");
+
+    // The restored job wrote every key after the savepoint, many times over.
+    UpsertAssert.assertExact(table, all.expected(ids));
+  }
+
+  private void run(KeyedUpdates updates, long count, String savepoint) throws Exception {
+    run(updates, count, savepoint, null);
+  }
+
+  private void run(KeyedUpdates updates, long count, String savepoint, String appId)
+      throws Exception {
+    StreamExecutionEnvironment env =
+        FLINK.job().checkpointEveryMillis(100).restarts(3).restoredFrom(savepoint).env();
+    ids(env, count, 5_000).sinkTo(sink(updates, appId)).uid("dynamic");
+    env.execute("keyed updates");
+  }
+
+  /** Ids {@code 0 .. count - 1} from one source reader, at {@code perSecond}. */
+  private static DataStream<RowData> ids(
+      StreamExecutionEnvironment env, long count, double perSecond) {
+    RowType type = RowType.of(new LogicalType[] {new BigIntType(false)}, new String[] {"i"});
+    return env.fromSource(
+            new DataGeneratorSource<>(
+                i -> (RowData) GenericRowData.of(i),
+                count,
+                RateLimiterStrategy.perSecond(perSecond),
+                InternalTypeInfo.of(type)),
+            WatermarkStrategy.noWatermarks(),
+            "ids")
+        .setParallelism(1)
+        .uid("ids");
+  }
+
+  private DynamicDeltaSink<RowData> sink(KeyedUpdates updates, String appId) {
+    var builder =
+        DeltaSink.dynamic(updates)
+            .tableRoot(dir.toUri().toString())
+            .option(DeltaSinkOptions.UPSERT_KEY_INDEX, DeltaSinkOptions.KeyIndex.STATE_BACKEND)
+            .distributeBy(updates.byKey())
+            .uidPrefix("dynamic");
+    if (appId != null) {
+      builder.option(DeltaSinkOptions.APP_ID, appId);
+    }
+    return builder.build();
   }
 
   private String path(String table) {
