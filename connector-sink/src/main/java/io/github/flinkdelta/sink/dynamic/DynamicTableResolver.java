@@ -121,25 +121,26 @@ final class DynamicTableResolver {
   private DeltaTable openOrCreate(
       TableReference reference, DynamicTable shape, Configuration options) {
     org.apache.hadoop.conf.Configuration conf = config.hadoopConf();
-    Optional<TableLocator> found = reference.find(conf);
-    if (found.isEmpty() && options.get(DeltaSinkOptions.CREATE_IF_MISSING)) {
-      // Subtasks of the job in this process create a table one at a time: the second finds it.
-      // Unity Catalog OSS 0.6 can register one name twice when two creations race, after which
-      // the catalog cannot serve the table at all; put-if-absent makes races harmless on paths.
-      Object lock = CREATING.computeIfAbsent(reference.name(), name -> new Object());
-      try {
-        synchronized (lock) {
-          found = reference.find(conf);
-          if (found.isEmpty()) {
-            return create(reference, shape, conf);
-          }
-        }
-      } finally {
-        // Once the table exists, later subtasks find it without the lock.
-        CREATING.remove(reference.name(), lock);
-      }
+    if (!options.get(DeltaSinkOptions.CREATE_IF_MISSING)) {
+      Optional<TableLocator> found = reference.find(conf);
+      return openFound(found.isPresent() ? found.get() : reference, conf);
     }
-    return openFound(found.isPresent() ? found.get() : reference, conf);
+    // Subtasks of the job in this process look and create one at a time: the second finds it.
+    // Unity Catalog OSS 0.6 can register one name twice when two creations race, after which the
+    // catalog cannot serve the table at all; put-if-absent makes races harmless on paths.
+    Object lock = CREATING.computeIfAbsent(reference.name(), name -> new Object());
+    Optional<TableLocator> found;
+    try {
+      synchronized (lock) {
+        found = reference.find(conf);
+        if (found.isEmpty()) {
+          return create(reference, shape, conf);
+        }
+      }
+    } finally {
+      CREATING.remove(reference.name(), lock);
+    }
+    return openFound(found.get(), conf);
   }
 
   /**

@@ -67,25 +67,18 @@ final class TableCommit implements AutoCloseable {
 
   private DeltaCommitter open(String appId) {
     TableLocator locator;
-    try (var loader = ConnectorClassLoader.enter()) {
-      locator =
-          config
-              .names()
-              .reference(name)
-              .find(config.hadoopConf())
-              .orElseThrow(
-                  () ->
-                      new IllegalStateException(
-                          "Dynamic Delta sink cannot commit to "
-                              + name()
-                              + ": the table is gone, though the sink's writers found or created"
-                              + " it in this checkpoint. Was it dropped meanwhile? Restore the"
-                              + " table, or restart the job without its state to create it"
-                              + " anew."));
+    KeyColumns key;
+    // One look at the table gives where it is and the key it records.
+    try (var loader = ConnectorClassLoader.enter();
+        DeltaTable table =
+            DeltaTable.open(TableRequest.of(config.names().reference(name), config.hadoopConf()))) {
+      // A table dropped since the writers created it fails here, naming it.
+      locator = table.locator();
+      key = recordedKey(table);
     }
     DeltaCommitter opened =
         new DeltaCommitter(
-            config.tableConfig(name, locator, recordedKey(locator)),
+            config.tableConfig(name, locator, key),
             restoredCheckpointId,
             // Per-table metrics would grow with the tables; the dynamic committer reports totals.
             new DeltaCommitterMetrics(new UnregisteredMetricsGroup(), name(), Clock.systemUTC()),
@@ -107,16 +100,13 @@ final class TableCommit implements AutoCloseable {
    * The primary key the table records (the dynamic sink's upsert writers record it when they create
    * the table or first write it), as the table stores keys; null for a table without one.
    */
-  private KeyColumns recordedKey(TableLocator locator) {
-    try (var loader = ConnectorClassLoader.enter();
-        DeltaTable table = DeltaTable.open(TableRequest.of(locator, config.hadoopConf()))) {
-      List<String> key = UpsertTables.recordedKey(table.snapshot().getTableProperties());
-      if (key.isEmpty()) {
-        return null;
-      }
-      StructType schema = table.snapshot().getSchema();
-      return KeyColumns.of(name(), DeltaTypes.toFlinkRowType(schema), key).forTable(schema);
+  private KeyColumns recordedKey(DeltaTable table) {
+    List<String> key = UpsertTables.recordedKey(table.snapshot().getTableProperties());
+    if (key.isEmpty()) {
+      return null;
     }
+    StructType schema = table.snapshot().getSchema();
+    return KeyColumns.of(name(), DeltaTypes.toFlinkRowType(schema), key).forTable(schema);
   }
 
   @Override

@@ -14,6 +14,7 @@ import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.it.support.FaultCounter;
 import io.github.flinkdelta.it.support.FlinkCluster;
+import io.github.flinkdelta.it.support.SharedSpark;
 import io.github.flinkdelta.it.support.TestRows;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.dynamic.DynamicRecord;
@@ -30,7 +31,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.apache.flink.util.ExceptionUtils;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -50,21 +50,13 @@ class DynamicSchemaChangesITCase {
 
   private static final int BUCKETS = 5;
 
-  @TempDir static Path sparkDir;
   private static SparkSql spark;
 
   @TempDir Path dir;
 
   @BeforeAll
   static void startSpark() {
-    spark = SparkSql.start(sparkDir, Map.of());
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    if (spark != null) {
-      spark.close();
-    }
+    spark = SharedSpark.get();
   }
 
   @Test

@@ -7,8 +7,6 @@ package io.github.flinkdelta.it.dynamic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkdelta.core.testing.DeltaTableReader;
-import io.github.flinkdelta.it.support.FailingMapper;
-import io.github.flinkdelta.it.support.FaultCounter;
 import io.github.flinkdelta.it.support.FlinkCluster;
 import io.github.flinkdelta.it.support.TestRows;
 import io.github.flinkdelta.sink.DeltaSink;
@@ -19,7 +17,6 @@ import java.util.Map;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,13 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * One job writes 1,000 tables, each created as its first rows arrive, in a JVM whose whole heap
  * (job manager, task manager and test) is 1 GB (this class runs in a JVM of its own, see the
- * integration-tests POM), through a failure; every row lands exactly once in its table.
+ * integration-tests POM); every row lands exactly once in its table. (Failures are the other
+ * dynamic sink tests' subject; here they would only repeat the 1,000 creations and first commits.)
  */
 class ThousandTablesOneGigabyteHeapITCase {
 
   @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
-  @RegisterExtension final SharedObjectsExtension shared = SharedObjectsExtension.create();
-  private final FaultCounter injected = FaultCounter.in(shared);
 
   private static final int TABLES = 1_000;
   private static final long ROWS = 10_000;
@@ -45,9 +41,8 @@ class ThousandTablesOneGigabyteHeapITCase {
   void aThousandTablesInOneJobHoldEveryRowExactlyOnce() throws Exception {
     assertThat(Runtime.getRuntime().maxMemory()).isLessThanOrEqualTo(1L << 30);
     SpreadRows rows = new SpreadRows("many.", TABLES, 0, BUCKETS);
-    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(500).restarts(3).env();
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(500).env();
     TestRows.source(env, ROWS, 4_000, BUCKETS)
-        .map(FailingMapper.untilFired(injected, 1, 3_000))
         .sinkTo(
             DeltaSink.dynamic(rows)
                 .tableRoot(dir.toUri().toString())
@@ -57,7 +52,6 @@ class ThousandTablesOneGigabyteHeapITCase {
                 .build());
     env.execute("a thousand tables");
 
-    assertThat(injected.count()).isEqualTo(1);
     Map<String, List<List<Object>>> expected = rows.expected(ROWS);
     assertThat(expected).hasSize(TABLES);
     long read = 0;

@@ -18,6 +18,7 @@ import io.github.flinkdelta.it.support.FaultCounter;
 import io.github.flinkdelta.it.support.FlinkCluster;
 import io.github.flinkdelta.it.support.ForeignStatements;
 import io.github.flinkdelta.it.support.HeldCommitSink;
+import io.github.flinkdelta.it.support.SharedSpark;
 import io.github.flinkdelta.it.support.StopGate;
 import io.github.flinkdelta.it.support.UpsertAssert;
 import io.github.flinkdelta.sink.DeltaSink;
@@ -36,7 +37,6 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.testutils.junit.SharedObjectsExtension;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -56,7 +56,6 @@ class UpsertBesideSparkITCase {
   @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
   @RegisterExtension final SharedObjectsExtension shared = SharedObjectsExtension.create();
 
-  @TempDir static Path sparkDir;
   private static SparkSql spark;
 
   @TempDir Path dir;
@@ -65,14 +64,7 @@ class UpsertBesideSparkITCase {
 
   @BeforeAll
   static void startSpark() {
-    spark = SparkSql.start(sparkDir, Map.of());
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    if (spark != null) {
-      spark.close();
-    }
+    spark = SharedSpark.get();
   }
 
   /**
