@@ -92,6 +92,78 @@ class DynamicUpsertITCase {
   }
 
   /**
+   * A job of keyed and appending tables stopped with a savepoint at parallelism 2, resumed at 3,
+   * stopped again and finished at 1: the upsert writers' key groups move between subtasks with
+   * their tables' index entries, and every table holds each key's last value once.
+   */
+  @Test
+  void keyedTablesStayExactWhenTheJobIsRescaledUpAndDown() throws Exception {
+    long count = 9_000;
+    Changelog changelog = new Changelog(500);
+    ChangelogTables tables = new ChangelogTables("rescaled.", 3);
+    String audit = path("rescaled.audit");
+    String savepoint = null;
+    for (int parallelism : new int[] {2, 3}) {
+      StreamExecutionEnvironment env =
+          FLINK
+              .job()
+              .parallelism(parallelism)
+              .checkpointEveryMillis(100)
+              .restoredFrom(savepoint)
+              .env();
+      changelogSink(changelog.source(env, 0, count, 1_500), tables);
+      var job = env.executeAsync("rescaled at " + parallelism);
+      long from = savepoint == null ? 0 : DeltaTableReader.version(audit);
+      long deadline = System.nanoTime() + java.time.Duration.ofMinutes(1).toNanos();
+      while (versionOrNone(audit) < from + 3) {
+        assertThat(System.nanoTime()).as("the audit table's versions").isLessThan(deadline);
+        Thread.sleep(50);
+      }
+      savepoint = Savepoints.stop(job, dir.resolve("savepoints-" + parallelism));
+    }
+    long before = readAllCount(audit);
+    assertThat(before).as("changes written before the last restore").isBetween(1L, count - 1);
+    StreamExecutionEnvironment env =
+        FLINK.job().parallelism(1).checkpointEveryMillis(100).restoredFrom(savepoint).env();
+    changelogSink(changelog.source(env, 0, count, 20_000), tables);
+    env.execute("rescaled at 1");
+
+    tables
+        .expected(changelog, count)
+        .forEach(
+            (table, rows) -> {
+              UpsertAssert.assertExact(path(table), rows);
+              UpsertAssert.assertNoVersionRepeatsAKey(path(table));
+            });
+    assertThat(DeltaTableReader.readAll(audit).stream().map(r -> r.get(2)).distinct().count())
+        .isEqualTo(readAllCount(audit))
+        .isEqualTo(count);
+  }
+
+  private void changelogSink(DataStream<RowData> changes, ChangelogTables tables) {
+    changes
+        .sinkTo(
+            DeltaSink.dynamic(tables)
+                .tableRoot(dir.toUri().toString())
+                .distributeBy(ChangelogTables.byKey())
+                .uidPrefix("dynamic")
+                .build())
+        .uid("dynamic");
+  }
+
+  private static long readAllCount(String table) {
+    return DeltaTableReader.readAll(table).size();
+  }
+
+  private static long versionOrNone(String table) {
+    try {
+      return DeltaTableReader.version(table);
+    } catch (RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /**
    * A table that holds rows already is upserted by key from the first record on, with the index in
    * the state backend: reading the table's keys into the index must not leave the backend on
    * another key than the record's.
