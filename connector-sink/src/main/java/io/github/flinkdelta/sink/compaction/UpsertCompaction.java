@@ -21,16 +21,16 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.runtime.state.KeyGroupRange;
-import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,9 +69,9 @@ public final class UpsertCompaction implements AutoCloseable {
   private final LongSupplier nanoClock;
   private final String ownFilePrefix;
   private final Pattern ownFile;
-  private final KeyGroupRange keyGroups;
-  private final int maxParallelism;
+  private final Predicate<String> ownKey;
   private final ExecutorService executor;
+  private final boolean ownsExecutor;
   private final AtomicBoolean running = new AtomicBoolean();
   private final AtomicReference<Rewrite> ready = new AtomicReference<>();
 
@@ -89,13 +89,34 @@ public final class UpsertCompaction implements AutoCloseable {
   private long lastRunNanos;
   private DeltaTable table;
 
+  /**
+   * @param ownKey whether a key of the table belongs to this subtask's key groups: a file holding
+   *     another's keys is left alone
+   */
   public UpsertCompaction(
       DeltaSinkConfig config,
       int subtask,
       int parallelism,
-      int maxParallelism,
+      Predicate<String> ownKey,
       MetricGroup delta,
       LongSupplier nanoClock) {
+    this(config, subtask, parallelism, ownKey, delta, nanoClock, null);
+  }
+
+  /**
+   * As {@link #UpsertCompaction(DeltaSinkConfig, int, int, Predicate, MetricGroup, LongSupplier)}.
+   *
+   * @param shared the thread the runs go to, shared with the compactions of other tables; null for
+   *     a thread of this compaction's own
+   */
+  public UpsertCompaction(
+      DeltaSinkConfig config,
+      int subtask,
+      int parallelism,
+      Predicate<String> ownKey,
+      MetricGroup delta,
+      LongSupplier nanoClock,
+      ExecutorService shared) {
     this.config = config;
     CompactionOptions configured = config.compaction().options();
     // Each subtask rewrites its share of a run, and holds each moved row's key until it is ready.
@@ -115,21 +136,21 @@ public final class UpsertCompaction implements AutoCloseable {
     this.ownFile =
         Pattern.compile(
             Pattern.quote(ownFilePrefix)
-                + "(compacted-)?\\p{XDigit}{8}(-\\p{XDigit}{4}){3}-\\p{XDigit}{12}-\\d{5}\\..+");
-    this.keyGroups =
-        KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
-            maxParallelism, parallelism, subtask);
-    this.maxParallelism = maxParallelism;
+                + "(compacted-)?\\p{XDigit}{8}(-\\p{XDigit}{4}){3}-\\p{XDigit}{12}(-l\\d+)?-\\d{5}\\..+");
+    this.ownKey = ownKey;
     ClassLoader loader = UpsertCompaction.class.getClassLoader();
+    this.ownsExecutor = shared == null;
     this.executor =
-        Executors.newSingleThreadExecutor(
-            task -> {
-              Thread thread =
-                  new Thread(task, "delta-compaction-" + config.tableName() + "-" + subtask);
-              thread.setDaemon(true);
-              thread.setContextClassLoader(loader);
-              return thread;
-            });
+        shared != null
+            ? shared
+            : Executors.newSingleThreadExecutor(
+                task -> {
+                  Thread thread =
+                      new Thread(task, "delta-compaction-" + config.tableName() + "-" + subtask);
+                  thread.setDaemon(true);
+                  thread.setContextClassLoader(loader);
+                  return thread;
+                });
     this.runs = delta.counter("numCompactions");
     this.filesCompacted = delta.counter("numFilesCompacted");
     delta.gauge("lastCompactionDurationMs", lastDurationMs::get);
@@ -172,6 +193,10 @@ public final class UpsertCompaction implements AutoCloseable {
   }
 
   private void prepare(long indexVersion) {
+    if (closing) {
+      running.set(false);
+      return;
+    }
     long started = System.nanoTime();
     boolean handedOver = false;
     Set<Long> live = new HashSet<>();
@@ -193,8 +218,7 @@ public final class UpsertCompaction implements AutoCloseable {
                   ownFilePrefix + "compacted",
                   config.primaryKey(),
                   (key, fromFile, fromPosition, to) -> {
-                    if (!keyGroups.contains(
-                        KeyGroupRangeAssignment.assignToKeyGroup(key, maxParallelism))) {
+                    if (!ownKey.test(key)) {
                       file[0] = fromFile;
                       throw new ForeignRowException();
                     }
@@ -241,11 +265,27 @@ public final class UpsertCompaction implements AutoCloseable {
     return table;
   }
 
-  /** Lets a running compaction finish for up to two seconds, then interrupts it. */
+  /**
+   * Lets a running compaction finish for up to two seconds, then interrupts it. On a shared thread,
+   * a run of this table in flight finishes and is discarded there, after which the table is closed.
+   */
   @Override
   public void close() {
     closing = true;
-    BackgroundThreads.stop(executor);
+    if (ownsExecutor) {
+      BackgroundThreads.stop(executor);
+      release();
+      return;
+    }
+    try {
+      executor.execute(this::release);
+    } catch (RejectedExecutionException e) {
+      // The shared thread stopped with its operator: no run of this table is left on it.
+      release();
+    }
+  }
+
+  private void release() {
     try (var loader = ConnectorClassLoader.enter()) {
       Rewrite pending = ready.getAndSet(null);
       if (pending != null && table != null) {

@@ -70,11 +70,6 @@ record DynamicSinkConfig(
    */
   DeltaSinkConfig tableConfig(String name, TableLocator locator, KeyColumns key) {
     Configuration table = optionsOf(name);
-    DeltaSinkConfig.Compaction compaction =
-        table.get(DeltaSinkOptions.COMPACTION_ENABLED)
-            ? new DeltaSinkConfig.Compaction(
-                CompactionOptions.from(table), CompactionTrigger.from(table))
-            : null;
     return new DeltaSinkConfig(
         locator,
         hadoopOptions,
@@ -85,15 +80,16 @@ record DynamicSinkConfig(
         table.get(DeltaSinkOptions.DISTRIBUTION),
         table.getOptional(DeltaSinkOptions.DELTA_CHECKPOINT_INTERVAL).orElse(null),
         key,
-        key == null ? compaction : null,
+        // A table with a key is compacted by its upsert writers (upsertTableConfig).
+        key == null ? compactionOf(table) : null,
         table.get(DeltaSinkOptions.UPSERT_KEY_INDEX),
         defaultAppId);
   }
 
   /**
    * The configuration of one table with a primary key as the single-table sink's upsert writer
-   * takes it: files laid out for one row shape, keys encoded as the table stores them. In-job
-   * compaction of such tables is not run by the dynamic sink.
+   * takes it: files laid out for one row shape, keys encoded as the table stores them, and the
+   * in-job compaction the writers run on their own files when the table's options ask for it.
    */
   DeltaSinkConfig upsertTableConfig(String name, ResolvedShape shape) {
     DeltaSinkConfig table = tableConfig(name, shape.locator(), shape.key());
@@ -107,9 +103,16 @@ record DynamicSinkConfig(
         table.distribution(),
         table.deltaCheckpointInterval(),
         shape.key(),
-        null,
+        compactionOf(optionsOf(name)),
         table.keyIndex(),
         table.defaultAppId());
+  }
+
+  private static DeltaSinkConfig.Compaction compactionOf(Configuration table) {
+    return table.get(DeltaSinkOptions.COMPACTION_ENABLED)
+        ? new DeltaSinkConfig.Compaction(
+            CompactionOptions.from(table), CompactionTrigger.from(table))
+        : null;
   }
 
   /** A fresh Hadoop configuration carrying the storage options. */

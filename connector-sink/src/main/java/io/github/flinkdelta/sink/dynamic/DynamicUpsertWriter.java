@@ -7,6 +7,7 @@ package io.github.flinkdelta.sink.dynamic;
 import io.github.flinkdelta.core.upsert.PendingWrites;
 import io.github.flinkdelta.core.write.SharedWriteBudget;
 import io.github.flinkdelta.sink.DeltaSinkOptions;
+import io.github.flinkdelta.sink.internal.BackgroundThreads;
 import io.github.flinkdelta.sink.internal.DeltaSinkConfig;
 import io.github.flinkdelta.sink.upsert.IndexKeys;
 import io.github.flinkdelta.sink.upsert.KeyIndexLoader;
@@ -65,6 +66,7 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
   private transient DynamicTableResolver resolver;
   private transient SharedWriteBudget budget;
   private transient ExecutorService followers;
+  private transient ExecutorService compactions;
   private transient DynamicSerializers.WriteResults serializer;
   private transient int maxTables;
 
@@ -143,14 +145,8 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
     maxTables = options.get(DynamicSinkOptions.MAX_CACHED_TABLES);
     serializer = new DynamicSerializers.WriteResults();
     ClassLoader loader = DynamicUpsertWriter.class.getClassLoader();
-    followers =
-        Executors.newSingleThreadExecutor(
-            task -> {
-              Thread thread = new Thread(task, "delta-dynamic-index-follower-" + subtask());
-              thread.setDaemon(true);
-              thread.setContextClassLoader(loader);
-              return thread;
-            });
+    followers = backgroundThread("delta-dynamic-index-follower-" + subtask(), loader);
+    compactions = backgroundThread("delta-dynamic-compaction-" + subtask(), loader);
     getMetricGroup().addGroup("delta").gauge("openTables", () -> tables.size());
   }
 
@@ -204,7 +200,8 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
                   files.writeOptions(),
                   filePrefix,
                   false),
-          followers);
+          followers,
+          compactions);
       table = new Upserts(prefix, writer);
       tables.put(name, table);
     } else if (resolved != table.resolved) {
@@ -265,6 +262,16 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
     index.snapshotState(context);
   }
 
+  private static ExecutorService backgroundThread(String name, ClassLoader loader) {
+    return Executors.newSingleThreadExecutor(
+        task -> {
+          Thread thread = new Thread(task, name);
+          thread.setDaemon(true);
+          thread.setContextClassLoader(loader);
+          return thread;
+        });
+  }
+
   @Override
   public void close() throws Exception {
     try {
@@ -277,6 +284,10 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
       try {
         if (followers != null) {
           followers.shutdownNow();
+        }
+        if (compactions != null) {
+          // Runs in flight finish for a moment; the closed tables' releases queued behind them run.
+          BackgroundThreads.stop(compactions);
         }
       } finally {
         super.close();

@@ -203,9 +203,13 @@ public final class TableUpsertWriter implements AutoCloseable {
    *
    * @param operatorMetrics the operator's metric group, under which the table's metrics go
    * @param followers where the follower's reads run; null for a thread of the table's own
+   * @param compactions where the compaction's runs go; null for a thread of the table's own
    */
   public void open(
-      MetricGroup operatorMetrics, FileWriterFactory fileWriters, ExecutorService followers) {
+      MetricGroup operatorMetrics,
+      FileWriterFactory fileWriters,
+      ExecutorService followers,
+      ExecutorService compactions) {
     // A fresh prefix per writer instance keeps file names unique across subtasks and restarts.
     this.filePrefix = String.format("part-%05d-%s", subtask, java.util.UUID.randomUUID());
     this.fileWriters = fileWriters;
@@ -220,7 +224,7 @@ public final class TableUpsertWriter implements AutoCloseable {
     if (config.compaction() != null) {
       compaction =
           new UpsertCompaction(
-              config, subtask, parallelism, keys.maxParallelism(), delta, System::nanoTime);
+              config, subtask, parallelism, keys::owns, delta, System::nanoTime, compactions);
     }
     follower =
         followers == null

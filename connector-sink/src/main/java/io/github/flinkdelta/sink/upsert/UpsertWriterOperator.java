@@ -115,6 +115,7 @@ public final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
                 table.writeOptions(),
                 prefix,
                 false),
+        null,
         null);
   }
 

@@ -47,7 +47,6 @@ class UpsertCompactionTest {
       RowType.of(
           new LogicalType[] {new BigIntType(false), new VarCharType(VarCharType.MAX_LENGTH)},
           new String[] {"id", "v"});
-  private static final int MAX_PARALLELISM = 128;
 
   /** Generous: the run's pace is the machine's, the outcome is not. */
   private static final Duration READY_GUARD = Duration.ofMinutes(2);
@@ -65,6 +64,8 @@ class UpsertCompactionTest {
       for (int file = 0; file < 3; file++) {
         own.addAll(commit(table, path, "part-00000-" + UUID.randomUUID(), file * 10, commit++));
       }
+      // A file the subtask wrote after its rows changed shape (a layout of its own).
+      own.addAll(commit(table, path, "part-00000-" + UUID.randomUUID() + "-l1", 30, commit++));
       // Another subtask's file, and another engine's: neither is this subtask's to rewrite.
       others.addAll(commit(table, path, "part-00001-" + UUID.randomUUID(), 100, commit++));
       others.addAll(commit(table, path, "part-00000-" + UUID.randomUUID() + "-c000", 200, commit));
@@ -77,8 +78,7 @@ class UpsertCompactionTest {
 
     Optional<UpsertCompaction.Rewrite> ready = Optional.empty();
     try (UpsertCompaction compaction =
-        new UpsertCompaction(
-            config, 0, 1, MAX_PARALLELISM, new RecordedMetrics(), System::nanoTime)) {
+        new UpsertCompaction(config, 0, 1, key -> true, new RecordedMetrics(), System::nanoTime)) {
       compaction.checkpointed(version);
       long deadline = System.nanoTime() + READY_GUARD.toNanos();
       while (ready.isEmpty()) {
@@ -101,8 +101,8 @@ class UpsertCompactionTest {
               movedFrom.add(fromFile);
             });
     assertThat(movedKeys)
-        .as("every row of the three files, once")
-        .hasSize(30)
+        .as("every row of the subtask's four files, once")
+        .hasSize(40)
         .doesNotHaveDuplicates();
     assertThat(movedFrom)
         .containsExactlyInAnyOrderElementsOf(own)

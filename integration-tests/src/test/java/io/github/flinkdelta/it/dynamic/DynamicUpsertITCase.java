@@ -6,8 +6,10 @@ package io.github.flinkdelta.it.dynamic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.it.support.Changelog;
+import io.github.flinkdelta.it.support.DeltaLogFiles;
 import io.github.flinkdelta.it.support.FailingMapper;
 import io.github.flinkdelta.it.support.FaultCounter;
 import io.github.flinkdelta.it.support.FlinkCluster;
@@ -19,6 +21,7 @@ import io.github.flinkdelta.sink.dynamic.DynamicDeltaSink;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
@@ -48,23 +51,53 @@ class DynamicUpsertITCase {
 
   @TempDir Path dir;
 
+  /**
+   * The writers also compact each table's files in the job, on one thread per subtask: every keyed
+   * table gets rewrites of its own in versions that change no row, and still holds each key once.
+   */
   @Test
-  void keyedTablesHoldEachKeysLastValueExactlyThroughFailures() throws Exception {
-    assertExactThroughFailures(DeltaSinkOptions.KeyIndex.HEAP);
+  void keyedTablesCompactedInTheJobHoldEachKeysLastValueExactlyThroughFailures() throws Exception {
+    Map<String, Map<Long, List<Object>>> expected =
+        assertExactThroughFailures(DeltaSinkOptions.KeyIndex.HEAP, true);
+    for (String table : expected.keySet()) {
+      long rewrites = 0;
+      for (long version : DeltaLogFiles.versions(path(table))) {
+        List<JsonNode> txns = DeltaLogFiles.actions(path(table), version, "txn");
+        if (txns.stream().anyMatch(txn -> txn.get("appId").asText().endsWith("/compactions"))) {
+          List<JsonNode> adds = DeltaLogFiles.actions(path(table), version, "add");
+          List<JsonNode> removes = DeltaLogFiles.actions(path(table), version, "remove");
+          assertThat(Stream.concat(adds.stream(), removes.stream()))
+              .extracting(action -> action.get("dataChange").asBoolean())
+              .as("a rewrite of %s in version %d changes no data", table, version)
+              .doesNotContain(true);
+          assertThat(DeltaLogFiles.liveRows(adds))
+              .as(
+                  "rows the rewrite of %s in version %d adds against those it removes",
+                  table, version)
+              .isEqualTo(DeltaLogFiles.liveRows(removes));
+          // A run whose rows all changed again before its commit lands as a version of no file.
+          rewrites += removes.isEmpty() ? 0 : 1;
+        }
+      }
+      assertThat(rewrites).as("versions of %s with a writer's rewrite", table).isPositive();
+    }
   }
 
   @Test
   void keyedTablesHoldEachKeysLastValueWithTheIndexInTheStateBackend() throws Exception {
-    assertExactThroughFailures(DeltaSinkOptions.KeyIndex.STATE_BACKEND);
+    assertExactThroughFailures(DeltaSinkOptions.KeyIndex.STATE_BACKEND, false);
   }
 
-  private void assertExactThroughFailures(DeltaSinkOptions.KeyIndex index) throws Exception {
-    long count = 12_000;
-    Changelog changelog = new Changelog(700);
+  private Map<String, Map<Long, List<Object>>> assertExactThroughFailures(
+      DeltaSinkOptions.KeyIndex index, boolean compacting) throws Exception {
+    // Compacting: more keys, more slowly, so that most rows a run moves are still live when it
+    // commits, over a few dozen checkpoints.
+    long count = compacting ? 8_000 : 12_000;
+    Changelog changelog = new Changelog(compacting ? 4_000 : 700);
     ChangelogTables tables = new ChangelogTables("cdc.", 4);
     StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).restarts(5).env();
     changelog
-        .source(env, 0, count, 6_000)
+        .source(env, 0, count, compacting ? 1_000 : 6_000)
         .map(FailingMapper.untilFired(injected, 2, 4_000))
         .returns(InternalTypeInfo.of(Changelog.TYPE))
         .setParallelism(1)
@@ -74,6 +107,9 @@ class DynamicUpsertITCase {
                 // A key's changes reach one router, in order, and from it their upsert writer.
                 .distributeBy(ChangelogTables.byKey())
                 .option(DeltaSinkOptions.UPSERT_KEY_INDEX, index)
+                .option(DeltaSinkOptions.COMPACTION_ENABLED, compacting)
+                .option(DeltaSinkOptions.COMPACTION_TRIGGER_COMMITS, 1)
+                .option(DeltaSinkOptions.COMPACTION_MIN_INPUT_FILES, 2)
                 .build());
     env.execute("dynamic upserts through failures");
 
@@ -89,6 +125,7 @@ class DynamicUpsertITCase {
     assertThat(DeltaTableReader.readAll(path("cdc.audit"))).hasSize((int) count);
     assertThat(DeltaTableReader.readAll(path("cdc.audit")).stream().map(r -> r.get(2)).distinct())
         .hasSize((int) count);
+    return expected;
   }
 
   /**
