@@ -105,6 +105,8 @@ public final class DeltaDynamicTableFactory
                 DeltaTableOptions.TABLE_NAME_TEMPLATE,
                 DynamicSinkOptions.COMMIT_PARALLELISM,
                 DynamicSinkOptions.MAX_CACHED_TABLES,
+                DynamicSinkOptions.REFUSED_RECORDS,
+                DynamicSinkOptions.DEAD_LETTER_TABLE,
                 DeltaSinkOptions.CREATE_IF_MISSING));
     options.addAll(UnityCatalogOptions.ALL);
     options.addAll(WRITE_OPTIONS);

@@ -156,6 +156,18 @@ public final class DynamicDeltaSinkBuilder<T> {
     DynamicTableNames names = names(problems);
     checkOptions(options, "the sink", problems);
     tableOptions.forEach((table, own) -> checkOptions(merged(own), "table " + table, problems));
+    options
+        .getOptional(DynamicSinkOptions.DEAD_LETTER_TABLE)
+        .filter(table -> names != null)
+        .ifPresent(
+            table -> {
+              try {
+                names.fullName(table);
+              } catch (IllegalArgumentException e) {
+                problems.add(
+                    "'" + DynamicSinkOptions.DEAD_LETTER_TABLE.key() + "': " + e.getMessage());
+              }
+            });
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException(
           "Cannot build DynamicDeltaSink: " + String.join("; ", problems));
@@ -232,6 +244,16 @@ public final class DynamicDeltaSinkBuilder<T> {
     if (config.get(DynamicSinkOptions.MAX_CACHED_TABLES) < 1) {
       problems.add(
           owner + ": '" + DynamicSinkOptions.MAX_CACHED_TABLES.key() + "' must be at least 1");
+    }
+    if (config.get(DynamicSinkOptions.REFUSED_RECORDS) == RefusedRecordPolicy.DEAD_LETTER
+        && config.getOptional(DynamicSinkOptions.DEAD_LETTER_TABLE).isEmpty()) {
+      problems.add(
+          owner
+              + ": '"
+              + DynamicSinkOptions.REFUSED_RECORDS.key()
+              + "' = DEAD_LETTER needs '"
+              + DynamicSinkOptions.DEAD_LETTER_TABLE.key()
+              + "', the table refused records go to");
     }
   }
 }

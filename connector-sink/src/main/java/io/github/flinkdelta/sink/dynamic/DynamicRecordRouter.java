@@ -7,6 +7,7 @@ package io.github.flinkdelta.sink.dynamic;
 import io.github.flinkdelta.sink.internal.ConnectorClassLoader;
 import io.github.flinkdelta.sink.writer.WriteResultRows;
 import java.io.IOException;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -35,6 +36,7 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
 
   private transient DynamicTableResolver resolver;
   private transient AppendTables appends;
+  private transient DeadLetters deadLetters;
   private transient Output out;
 
   DynamicRecordRouter(DynamicSinkConfig config, DynamicRecordGenerator<T> generator) {
@@ -53,6 +55,14 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
             getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
             getMetricGroup().getIOMetricGroup().getNumRecordsOutCounter(),
             getMetricGroup());
+    Configuration options = config.sinkOptions();
+    if (options.get(DynamicSinkOptions.REFUSED_RECORDS) == RefusedRecordPolicy.DEAD_LETTER) {
+      deadLetters =
+          new DeadLetters(
+              options.get(DynamicSinkOptions.DEAD_LETTER_TABLE),
+              options.get(DynamicSinkOptions.MAX_CACHED_TABLES),
+              getMetricGroup().addGroup("delta").counter("numRecordsDeadLettered"));
+    }
     out = new Output();
   }
 
@@ -70,7 +80,10 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
 
     @Override
     public void collect(DynamicRecord record) throws IOException {
-      if (record.table().upserts()) {
+      String refusal = deadLetters == null ? null : refusalOf(record.table());
+      if (refusal != null) {
+        appends.write(deadLetters.letterOf(record, refusal));
+      } else if (record.table().upserts()) {
         // The table is created and evolved here, once per shape, before its records go to the
         // upsert writers: they then find it as it must be, and do not race each other to create
         // it (Unity Catalog OSS 0.6 can register one name twice when creations race).
@@ -80,6 +93,26 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
         output.collect(reused.replace(record));
       } else {
         appends.write(record);
+      }
+    }
+
+    /**
+     * Why the table refuses records of {@code shape}, resolving it first; null when it takes them.
+     */
+    private String refusalOf(DynamicTable shape) {
+      String known = deadLetters.refusalOf(shape);
+      if (known != null) {
+        return known;
+      }
+      try (var loader = ConnectorClassLoader.enter()) {
+        resolver.resolve(shape);
+        return null;
+      } catch (RuntimeException e) {
+        String refusal = deadLetters.refused(shape, e);
+        if (refusal == null) {
+          throw e;
+        }
+        return refusal;
       }
     }
 

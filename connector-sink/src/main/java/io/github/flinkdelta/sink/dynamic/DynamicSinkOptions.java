@@ -42,5 +42,25 @@ public final class DynamicSinkOptions {
                   + " table used least recently is closed first (a writer first completes its"
                   + " open files). Set it at or above the number of tables written at once.");
 
+  public static final ConfigOption<RefusedRecordPolicy> REFUSED_RECORDS =
+      ConfigOptions.key("sink.dynamic.refused-records")
+          .enumType(RefusedRecordPolicy.class)
+          .defaultValue(RefusedRecordPolicy.FAIL)
+          .withDescription(
+              "What the sink does with a record its table refuses: a name that is no table name,"
+                  + " a schema the table cannot evolve to, a catalog that denies the table (HTTP"
+                  + " 403). FAIL stops the job naming the table and the reason; DEAD_LETTER writes"
+                  + " the record, with its table and the reason, into the table that '"
+                  + "sink.dynamic.dead-letter-table' names, and goes on with the other tables.");
+
+  public static final ConfigOption<String> DEAD_LETTER_TABLE =
+      ConfigOptions.key("sink.dynamic.dead-letter-table")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "The table refused records go to when 'sink.dynamic.refused-records' is"
+                  + " DEAD_LETTER, named as records name their tables; created when missing, and"
+                  + " committed exactly once with each checkpoint like any other table.");
+
   private DynamicSinkOptions() {}
 }

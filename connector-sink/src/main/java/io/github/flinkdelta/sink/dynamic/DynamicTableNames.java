@@ -40,7 +40,8 @@ sealed interface DynamicTableNames extends Serializable {
 
     @Override
     public String fullName(String name) {
-      StringBuilder path = new StringBuilder(root.endsWith("/") ? root : root + "/");
+      String under = root.endsWith("/") ? root : root + "/";
+      StringBuilder path = new StringBuilder(under);
       String[] parts = name.split("\\.", -1);
       for (int i = 0; i < parts.length; i++) {
         if (!NAME_PART.matcher(parts[i]).matches()) {
@@ -49,7 +50,7 @@ sealed interface DynamicTableNames extends Serializable {
                   "Dynamic Delta sink: table name '%s' does not make a path under %s: name each"
                       + " table with parts of letters, digits, '_' and '-', joined by dots (e.g."
                       + " 'db.orders' for %sdb/orders)",
-                  name, root, path));
+                  name, root, under));
         }
         path.append(i == 0 ? "" : "/").append(parts[i]);
       }

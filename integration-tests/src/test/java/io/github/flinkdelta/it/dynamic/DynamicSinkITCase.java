@@ -6,7 +6,10 @@ package io.github.flinkdelta.it.dynamic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
+import io.github.flinkdelta.core.testing.TestTables;
 import io.github.flinkdelta.it.support.FailingMapper;
 import io.github.flinkdelta.it.support.FaultCounter;
 import io.github.flinkdelta.it.support.FlinkCluster;
@@ -14,16 +17,25 @@ import io.github.flinkdelta.it.support.TestRows;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.DeltaSinkOptions;
 import io.github.flinkdelta.sink.dynamic.DynamicDeltaSink;
+import io.github.flinkdelta.sink.dynamic.DynamicRecord;
 import io.github.flinkdelta.sink.dynamic.DynamicRecordGenerator;
 import io.github.flinkdelta.sink.dynamic.DynamicSinkOptions;
+import io.github.flinkdelta.sink.dynamic.DynamicTable;
+import io.github.flinkdelta.sink.dynamic.RefusedRecordPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.LongStream;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.junit.jupiter.api.Test;
@@ -111,6 +123,80 @@ class DynamicSinkITCase {
               .hasSize(rows.size())
               .containsExactlyInAnyOrderElementsOf(rows);
         });
+  }
+
+  /**
+   * With {@code sink.dynamic.refused-records = DEAD_LETTER}, the records of a table whose schema
+   * cannot take them and of a name that makes no table go, through a failure, to the dead-letter
+   * table, each once with its table, reason and row; the table beside them lands every row.
+   */
+  @Test
+  void recordsTheirTablesRefuseGoToTheDeadLetterTableOnceAndTheOtherTablesGoOn() throws Exception {
+    long count = 3_000;
+    RowType narrow =
+        RowType.of(
+            new LogicalType[] {new BigIntType(false), new IntType(), new IntType()},
+            new String[] {"id", "bucket", "payload"});
+    TestTables.create(dir.resolve("dlq/narrow").toUri().toString(), narrow, List.of(), Map.of())
+        .close();
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).restarts(3).env();
+    TestRows.source(env, count, 3_000, BUCKETS)
+        .map(FailingMapper.untilFired(injected, 1, 1_500))
+        .sinkTo(
+            DeltaSink.dynamic(new ThreeWays())
+                .tableRoot(dir.toUri().toString())
+                .option(DynamicSinkOptions.REFUSED_RECORDS, RefusedRecordPolicy.DEAD_LETTER)
+                .option(DynamicSinkOptions.DEAD_LETTER_TABLE, "dlq.refused")
+                .build());
+    env.execute("dead letters");
+
+    assertThat(injected.count()).isEqualTo(1);
+    assertThat(DeltaTableReader.readAll(path("dlq.good")))
+        .containsExactlyInAnyOrderElementsOf(
+            TestRows.expected(count, BUCKETS).stream()
+                .filter(r -> (long) r.get(0) % 3 == 0)
+                .toList());
+    assertThat(DeltaTableReader.readAll(path("dlq.narrow"))).isEmpty();
+    List<List<Object>> letters = DeltaTableReader.readAll(path("dlq.refused"));
+    Map<Long, List<Object>> byId = new HashMap<>();
+    ObjectMapper json = new ObjectMapper();
+    for (List<Object> letter : letters) {
+      JsonNode row = json.readTree((String) letter.get(3));
+      long id = row.get("id").asLong();
+      assertThat(byId.put(id, letter)).as("letter of row %d once", id).isNull();
+      assertThat(row.get("payload").asText()).isEqualTo("payload-" + id + "-" + "x".repeat(20));
+      assertThat(letter.get(2)).isEqualTo("INSERT");
+      if (id % 3 == 1) {
+        assertThat(letter.get(0)).isEqualTo("dlq.narrow");
+        assertThat((String) letter.get(1)).contains("payload");
+      } else {
+        assertThat(letter.get(0)).isEqualTo("dlq.bad name");
+        assertThat((String) letter.get(1)).contains("'dlq.bad name' does not make a path");
+      }
+    }
+    assertThat(byId.keySet())
+        .containsExactlyInAnyOrderElementsOf(
+            LongStream.range(0, count).filter(id -> id % 3 != 0).boxed().toList());
+  }
+
+  /**
+   * Row {@code i} to {@code dlq.good}, {@code dlq.narrow} or {@code dlq.bad name} by {@code i % 3}.
+   */
+  private static final class ThreeWays implements DynamicRecordGenerator<RowData> {
+    private transient DynamicTable[] tables;
+
+    @Override
+    public void generate(RowData row, Output out) throws Exception {
+      if (tables == null) {
+        tables =
+            new DynamicTable[] {
+              DynamicTable.of("dlq.good", TestRows.TYPE),
+              DynamicTable.of("dlq.narrow", TestRows.TYPE),
+              DynamicTable.of("dlq.bad name", TestRows.TYPE)
+            };
+      }
+      out.collect(new DynamicRecord(tables[(int) (row.getLong(0) % 3)], row));
+    }
   }
 
   private DynamicDeltaSink<RowData> sink(DynamicRecordGenerator<RowData> routes) {

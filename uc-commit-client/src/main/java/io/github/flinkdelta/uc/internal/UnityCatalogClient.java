@@ -22,6 +22,7 @@ import io.delta.storage.commit.uccommitcoordinator.UCDeltaModels;
 import io.delta.storage.commit.uccommitcoordinator.UCDeltaTokenBasedRestClient;
 import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.checkpoint.VersionChecksums;
+import io.github.flinkdelta.uc.UnityCatalogAccessDeniedException;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import io.unitycatalog.client.ApiClient;
 import io.unitycatalog.client.ApiClientBuilder;
@@ -130,7 +131,7 @@ public final class UnityCatalogClient implements AutoCloseable {
                   .operation(TableOperation.READ_WRITE));
     } catch (ApiException e) {
       if (e.getCode() == 403) {
-        throw new IllegalStateException(
+        throw new UnityCatalogAccessDeniedException(
             String.format(
                 "Unity Catalog at %s lets this connection read %s but not write it (HTTP 403 for"
                     + " read-write credentials). Grant its principal MODIFY on the table (with USE"
@@ -247,7 +248,7 @@ public final class UnityCatalogClient implements AutoCloseable {
         return;
       }
       if (e.getCause() instanceof ApiException api && api.getCode() == 403) {
-        throw new IllegalStateException(
+        throw new UnityCatalogAccessDeniedException(
             String.format(
                 "Unity Catalog at %s refused to create schema %s.%s for table %s (HTTP 403): its"
                     + " principal may not create schemas there. Grant it USE CATALOG and CREATE"

@@ -4,6 +4,7 @@
  */
 package io.github.flinkdelta.uc.internal;
 
+import io.github.flinkdelta.uc.UnityCatalogAccessDeniedException;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import io.unitycatalog.client.ApiException;
 import java.net.http.HttpTimeoutException;
@@ -50,9 +51,11 @@ final class UnityCatalogErrors {
               + ": "
               + cause.getMessage();
     }
-    return new IllegalStateException(
-        "Unity Catalog at " + connection.endpoint() + " could not " + action + status + "." + hint,
-        cause);
+    String message =
+        "Unity Catalog at " + connection.endpoint() + " could not " + action + status + "." + hint;
+    return cause instanceof ApiException api && api.getCode() == 403
+        ? new UnityCatalogAccessDeniedException(message, cause)
+        : new IllegalStateException(message, cause);
   }
 
   /**
