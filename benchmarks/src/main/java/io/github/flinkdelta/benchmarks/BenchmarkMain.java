@@ -69,6 +69,15 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *       --slow-storage-files N} (default 40; 0 leaves it out) files on s3proxy while every S3
  *       request waits {@code --slow-storage-delay-ms N} (default 200): its checkpoints' duration
  *       and the sink's alignment ({@link SlowStorageReadRun}). {@code benchmark-reads.json}.
+ *   <li>{@code dynamic} (only when named): one stream into many new tables, this project's dynamic
+ *       sink against Iceberg's {@code DynamicIcebergSink}, each run in a JVM of its own ({@link
+ *       DynamicRun}): {@code --dynamic-rows N} (default 10,000,000) rows spread over {@code
+ *       --dynamic-tables a,b} (default {@code 10,100,1000}) tables, appended and, with {@code
+ *       event_id} as primary key, as changes over {@code --dynamic-keys N} (default 1,000,000) keys
+ *       ({@code --dynamic-modes append,upsert}); {@code --dynamic-contenders a,b}, {@code
+ *       --dynamic-repeats N} (default 1). Rows/s, heap after GC, commit latency from each
+ *       checkpoint to its commit being visible in every table, time to create the tables; every
+ *       table read back (limited by {@code --read-limit-seconds}). {@code benchmark-dynamic.json}.
  * </ul>
  *
  * <p>Options: {@code --full} (larger runs), {@code --rows N}, {@code --repeats N} (comparison runs
@@ -150,6 +159,9 @@ public final class BenchmarkMain {
     }
     if (options.runs("read")) {
       ReadSection.run(options, work, out);
+    }
+    if (options.runs("dynamic")) {
+      DynamicSection.run(options, work, out);
     }
     if (!measurements.isEmpty()) {
       new ObjectMapper()

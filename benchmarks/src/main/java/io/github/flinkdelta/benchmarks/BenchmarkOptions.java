@@ -35,6 +35,12 @@ record BenchmarkOptions(
     int readLatencyVersions,
     int slowStorageFiles,
     long slowStorageDelayMs,
+    List<Integer> dynamicTables,
+    long dynamicRows,
+    long dynamicKeys,
+    List<String> dynamicModes,
+    List<String> dynamicContenders,
+    int dynamicRepeats,
     Path out,
     boolean full,
     boolean objectReuse,
@@ -53,7 +59,8 @@ record BenchmarkOptions(
           "catch-up",
           "upsert",
           "compaction",
-          "read");
+          "read",
+          "dynamic");
 
   boolean runs(String section) {
     return sections.contains(section);
@@ -86,6 +93,12 @@ record BenchmarkOptions(
     int readLatencyVersions = 60;
     int slowStorageFiles = 40;
     long slowStorageDelayMs = 200;
+    List<Integer> dynamicTables = List.of(10, 100, 1_000);
+    long dynamicRows = 10_000_000;
+    long dynamicKeys = 1_000_000;
+    List<String> dynamicModes = List.of("append", "upsert");
+    List<String> dynamicContenders = DynamicContender.NAMES;
+    int dynamicRepeats = 1;
     Path out = Path.of("target");
     long orderSeed = System.nanoTime();
     for (int i = 0; i < args.length; i++) {
@@ -116,6 +129,13 @@ record BenchmarkOptions(
         case "--read-latency-versions" -> readLatencyVersions = Integer.parseInt(args[++i]);
         case "--slow-storage-files" -> slowStorageFiles = Integer.parseInt(args[++i]);
         case "--slow-storage-delay-ms" -> slowStorageDelayMs = Long.parseLong(args[++i]);
+        case "--dynamic-tables" ->
+            dynamicTables = Arrays.stream(args[++i].split(",")).map(Integer::valueOf).toList();
+        case "--dynamic-rows" -> dynamicRows = Long.parseLong(args[++i]);
+        case "--dynamic-keys" -> dynamicKeys = Long.parseLong(args[++i]);
+        case "--dynamic-modes" -> dynamicModes = List.of(args[++i].split(","));
+        case "--dynamic-contenders" -> dynamicContenders = List.of(args[++i].split(","));
+        case "--dynamic-repeats" -> dynamicRepeats = Integer.parseInt(args[++i]);
         case "--out" -> out = Path.of(args[++i]);
         case "--order-seed" -> orderSeed = Long.parseLong(args[++i]);
         default -> throw new IllegalArgumentException("Unknown option " + args[i]);
@@ -154,6 +174,17 @@ record BenchmarkOptions(
       throw new IllegalArgumentException(
           "--read-rows must be positive and --read-latency-versions not negative");
     }
+    dynamicModes.forEach(DynamicWorkload.Mode::of);
+    dynamicContenders.forEach(DynamicContender::named);
+    if (dynamicTables.stream().anyMatch(tables -> tables < 1)
+        || dynamicRows <= 0
+        || dynamicKeys <= 0
+        || dynamicKeys > Integer.MAX_VALUE
+        || dynamicRepeats <= 0) {
+      throw new IllegalArgumentException(
+          "--dynamic-tables, --dynamic-rows, --dynamic-keys (at most 2^31 - 1) and"
+              + " --dynamic-repeats must be positive");
+    }
     for (String section : sections) {
       if (!SECTIONS.contains(section)) {
         throw new IllegalArgumentException(
@@ -191,6 +222,12 @@ record BenchmarkOptions(
         readLatencyVersions,
         slowStorageFiles,
         slowStorageDelayMs,
+        dynamicTables,
+        dynamicRows,
+        dynamicKeys,
+        dynamicModes,
+        dynamicContenders,
+        dynamicRepeats,
         out,
         full,
         objectReuse,

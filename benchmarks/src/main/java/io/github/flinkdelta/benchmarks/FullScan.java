@@ -49,13 +49,20 @@ final class FullScan {
 
   /** Reads the table at {@code table} (a URI), expecting event ids 0 to {@code rows - 1}. */
   static Result read(String table, long rows) throws IOException {
+    return read(table, new RowDigest(rows));
+  }
+
+  /**
+   * Reads the table at {@code table} (a URI) into {@code digest}, which may hold other tables' rows
+   * already; the result's contents are the digest's after this table.
+   */
+  static Result read(String table, RowDigest digest) throws IOException {
     long started = System.nanoTime();
     Engine engine = DefaultEngine.create(HadoopConfigurations.of(Map.of()));
     Snapshot snapshot = TableManager.loadSnapshot(table).build(engine);
     Scan scan = snapshot.getScanBuilder().build();
     Row scanState = scan.getScanState(engine);
     StructType physical = ScanStateRow.getPhysicalDataReadSchema(scanState);
-    RowDigest digest = new RowDigest(rows);
     long files = 0;
     long bytes = 0;
     try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine)) {

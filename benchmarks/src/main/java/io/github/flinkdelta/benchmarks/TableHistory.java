@@ -110,6 +110,11 @@ final class TableHistory {
     return new TableHistory(versions);
   }
 
+  /** Every commit file, in version order. */
+  List<Version> versions() {
+    return versions;
+  }
+
   long latestVersion() {
     return versions.isEmpty() ? -1 : versions.get(versions.size() - 1).number();
   }
