@@ -39,6 +39,7 @@ public final class DeltaCheckpoints implements AutoCloseable {
   private final AtomicCheckpointEngine engine;
   private final Integer configuredInterval;
   private final ExecutorService executor;
+  private final boolean ownsExecutor;
   private final AtomicBoolean running = new AtomicBoolean();
   private volatile boolean closing;
   private final AtomicLong latest = new AtomicLong(-1);
@@ -51,23 +52,40 @@ public final class DeltaCheckpoints implements AutoCloseable {
    *     delta.checkpointInterval}, 0 writes none
    */
   public static DeltaCheckpoints of(String table, Configuration tableConf, Integer interval) {
-    return new DeltaCheckpoints(table, AtomicCheckpointEngine.on(tableConf), interval);
+    return of(table, tableConf, interval, null);
+  }
+
+  /**
+   * As {@link #of(String, Configuration, Integer)}, writing on {@code shared}, a thread the writers
+   * of many tables share; null for a thread of this writer's own.
+   */
+  public static DeltaCheckpoints of(
+      String table, Configuration tableConf, Integer interval, ExecutorService shared) {
+    return new DeltaCheckpoints(table, AtomicCheckpointEngine.on(tableConf), interval, shared);
   }
 
   DeltaCheckpoints(String table, AtomicCheckpointEngine engine, Integer interval) {
+    this(table, engine, interval, null);
+  }
+
+  private DeltaCheckpoints(
+      String table, AtomicCheckpointEngine engine, Integer interval, ExecutorService shared) {
     this.table = table;
     this.engine = engine;
     this.configuredInterval = interval;
+    this.ownsExecutor = shared == null;
     ClassLoader loader = DeltaCheckpoints.class.getClassLoader();
     this.executor =
-        Executors.newSingleThreadExecutor(
-            task -> {
-              Thread thread = new Thread(task, "delta-checkpoint-" + table);
-              thread.setDaemon(true);
-              // Not the task's user-code class loader, which is closed when the job ends.
-              thread.setContextClassLoader(loader);
-              return thread;
-            });
+        shared != null
+            ? shared
+            : Executors.newSingleThreadExecutor(
+                task -> {
+                  Thread thread = new Thread(task, "delta-checkpoint-" + table);
+                  thread.setDaemon(true);
+                  // Not the task's user-code class loader, which is closed when the job ends.
+                  thread.setContextClassLoader(loader);
+                  return thread;
+                });
   }
 
   /** Called with the snapshot a commit produced; returns at once. */
@@ -91,6 +109,11 @@ public final class DeltaCheckpoints implements AutoCloseable {
   }
 
   private void write(Snapshot snapshot) {
+    if (closing) {
+      // Queued on a shared thread before this writer closed.
+      running.set(false);
+      return;
+    }
     long started = System.nanoTime();
     try {
       snapshot.writeCheckpoint(engine.forCheckpointOf(snapshot));
@@ -137,11 +160,14 @@ public final class DeltaCheckpoints implements AutoCloseable {
 
   /**
    * Lets a running checkpoint finish for up to two seconds, then interrupts it (an interrupted
-   * checkpoint leaves no visible file).
+   * checkpoint leaves no visible file). On a shared thread, a running checkpoint finishes there.
    */
   @Override
   public void close() {
     closing = true;
+    if (!ownsExecutor) {
+      return;
+    }
     executor.shutdown();
     try {
       if (!executor.awaitTermination(2, TimeUnit.SECONDS)) {

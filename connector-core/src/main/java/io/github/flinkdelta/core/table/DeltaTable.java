@@ -34,6 +34,7 @@ import io.github.flinkdelta.core.upsert.LiveRowConsumer;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileLayout;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
 import java.util.function.Predicate;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.RowType;
@@ -312,7 +313,15 @@ public final class DeltaTable implements AutoCloseable {
    *     delta.checkpointInterval}, 0 writes none
    */
   public DeltaCheckpoints checkpoints(Integer interval) {
-    return DeltaCheckpoints.of(name(), storageConf, interval);
+    return checkpoints(interval, null);
+  }
+
+  /**
+   * As {@link #checkpoints(Integer)}, writing on {@code shared}, a thread the checkpoint writers of
+   * many tables share; null for a thread of the writer's own.
+   */
+  public DeltaCheckpoints checkpoints(Integer interval, ExecutorService shared) {
+    return DeltaCheckpoints.of(name(), storageConf, interval, shared);
   }
 
   @Override

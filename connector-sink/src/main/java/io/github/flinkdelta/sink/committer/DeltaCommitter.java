@@ -22,6 +22,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.ExecutorService;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
@@ -50,6 +51,7 @@ public final class DeltaCommitter implements Committer<DeltaCommittable> {
   private final DeltaSinkConfig config;
   private final OptionalLong restoredCheckpointId;
   private final DeltaCommitterMetrics metrics;
+  private final ExecutorService background;
   private DeltaTable table;
   private DeltaCheckpoints checkpoints;
   private BackgroundCompaction compaction;
@@ -64,9 +66,25 @@ public final class DeltaCommitter implements Committer<DeltaCommittable> {
       OptionalLong restoredCheckpointId,
       DeltaCommitterMetrics metrics,
       boolean receivesCommittables) {
+    this(config, restoredCheckpointId, metrics, receivesCommittables, null);
+  }
+
+  /**
+   * As {@link #DeltaCommitter(DeltaSinkConfig, OptionalLong, DeltaCommitterMetrics, boolean)}.
+   *
+   * @param background the thread the table's Delta checkpoints and compactions run on, shared with
+   *     the committers of other tables; null for threads of the table's own
+   */
+  public DeltaCommitter(
+      DeltaSinkConfig config,
+      OptionalLong restoredCheckpointId,
+      DeltaCommitterMetrics metrics,
+      boolean receivesCommittables,
+      ExecutorService background) {
     this.config = config;
     this.restoredCheckpointId = restoredCheckpointId;
     this.metrics = metrics;
+    this.background = background;
     if (receivesCommittables) {
       try (var loader = ConnectorClassLoader.enter()) {
         table();
@@ -265,11 +283,11 @@ public final class DeltaCommitter implements Committer<DeltaCommittable> {
       if (config.upserts()) {
         table.settleStaleDeletesBy(config.primaryKey());
       }
-      checkpoints = table.checkpoints(config.deltaCheckpointInterval());
+      checkpoints = table.checkpoints(config.deltaCheckpointInterval(), background);
       metrics.watch(checkpoints);
       // An upsert sink's writers compact their own files (UpsertCompaction).
       if (config.compaction() != null && !config.upserts()) {
-        compaction = metrics.compactionOf(config);
+        compaction = metrics.compactionOf(config, background);
       }
     }
     return table;

@@ -9,6 +9,7 @@ import io.github.flinkdelta.core.commit.CommitOutcome;
 import io.github.flinkdelta.sink.compaction.BackgroundCompaction;
 import io.github.flinkdelta.sink.internal.DeltaSinkConfig;
 import java.time.Clock;
+import java.util.concurrent.ExecutorService;
 import java.util.function.LongSupplier;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
@@ -62,8 +63,8 @@ public final class DeltaCommitterMetrics {
   }
 
   /** The sink's in-job compaction, its metrics in this group. */
-  BackgroundCompaction compactionOf(DeltaSinkConfig config) {
-    return new BackgroundCompaction(config, delta, System::nanoTime);
+  BackgroundCompaction compactionOf(DeltaSinkConfig config, ExecutorService shared) {
+    return new BackgroundCompaction(config, delta, System::nanoTime, shared);
   }
 
   /** A completed checkpoint held no rows: the table is as current as the job. */

@@ -17,6 +17,7 @@ import io.github.flinkdelta.sink.internal.DeltaSinkConfig;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -49,6 +50,7 @@ public final class BackgroundCompaction implements AutoCloseable {
   private final CompactionTrigger trigger;
   private final LongSupplier nanoClock;
   private final ExecutorService executor;
+  private final boolean ownsExecutor;
   private final AtomicBoolean running = new AtomicBoolean();
   private final AtomicReference<PreparedCompaction> ready = new AtomicReference<>();
   private final Counter runs;
@@ -60,6 +62,17 @@ public final class BackgroundCompaction implements AutoCloseable {
   private DeltaTable table;
 
   public BackgroundCompaction(DeltaSinkConfig config, MetricGroup delta, LongSupplier nanoClock) {
+    this(config, delta, nanoClock, null);
+  }
+
+  /**
+   * As {@link #BackgroundCompaction(DeltaSinkConfig, MetricGroup, LongSupplier)}.
+   *
+   * @param shared the thread the runs go to, shared with the compactions of other tables; null for
+   *     a thread of this compaction's own
+   */
+  public BackgroundCompaction(
+      DeltaSinkConfig config, MetricGroup delta, LongSupplier nanoClock, ExecutorService shared) {
     this.config = config;
     this.options = config.compaction().options();
     // The sink's Parquet settings, with the compaction's target size.
@@ -68,14 +81,17 @@ public final class BackgroundCompaction implements AutoCloseable {
     this.nanoClock = nanoClock;
     this.lastRunNanos = nanoClock.getAsLong();
     ClassLoader loader = BackgroundCompaction.class.getClassLoader();
+    this.ownsExecutor = shared == null;
     this.executor =
-        Executors.newSingleThreadExecutor(
-            task -> {
-              Thread thread = new Thread(task, "delta-compaction-" + config.tableName());
-              thread.setDaemon(true);
-              thread.setContextClassLoader(loader);
-              return thread;
-            });
+        shared != null
+            ? shared
+            : Executors.newSingleThreadExecutor(
+                task -> {
+                  Thread thread = new Thread(task, "delta-compaction-" + config.tableName());
+                  thread.setDaemon(true);
+                  thread.setContextClassLoader(loader);
+                  return thread;
+                });
     this.runs = delta.counter("numCompactions");
     this.filesCompacted = delta.counter("numFilesCompacted");
     delta.gauge("lastCompactionDurationMs", lastDurationMs::get);
@@ -122,6 +138,10 @@ public final class BackgroundCompaction implements AutoCloseable {
   }
 
   private void prepare() {
+    if (closing) {
+      running.set(false);
+      return;
+    }
     long started = System.nanoTime();
     boolean handedOver = false;
     try (var loader = ConnectorClassLoader.enter()) {
@@ -158,11 +178,27 @@ public final class BackgroundCompaction implements AutoCloseable {
     return table;
   }
 
-  /** Lets a running compaction finish for up to two seconds, then interrupts it. */
+  /**
+   * Lets a running compaction finish for up to two seconds, then interrupts it. On a shared thread,
+   * a run in flight finishes there and is discarded, after which the table is closed.
+   */
   @Override
   public void close() {
     closing = true;
-    BackgroundThreads.stop(executor);
+    if (ownsExecutor) {
+      BackgroundThreads.stop(executor);
+      release();
+      return;
+    }
+    try {
+      executor.execute(this::release);
+    } catch (RejectedExecutionException e) {
+      // The shared thread stopped with its operator: no run of this table is left on it.
+      release();
+    }
+  }
+
+  private void release() {
     try (var loader = ConnectorClassLoader.enter()) {
       PreparedCompaction pending = ready.getAndSet(null);
       if (pending != null && table != null) {

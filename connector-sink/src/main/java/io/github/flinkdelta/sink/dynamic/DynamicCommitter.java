@@ -5,6 +5,7 @@
 package io.github.flinkdelta.sink.dynamic;
 
 import io.github.flinkdelta.sink.committer.DeltaCommittable;
+import io.github.flinkdelta.sink.internal.BackgroundThreads;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -47,6 +48,7 @@ final class DynamicCommitter implements Committer<DynamicCommittable> {
   private final Set<String> checked = new HashSet<>();
 
   private ExecutorService executor;
+  private ExecutorService background;
 
   DynamicCommitter(
       DynamicSinkConfig config,
@@ -132,7 +134,19 @@ final class DynamicCommitter implements Committer<DynamicCommittable> {
   }
 
   private TableCommit newTableCommit(String name) {
-    return new TableCommit(name, config, restoredCheckpointId, checked.add(name));
+    if (background == null) {
+      // The tables' Delta checkpoints and compactions, one at a time: threads stay bounded.
+      ClassLoader loader = DynamicCommitter.class.getClassLoader();
+      background =
+          Executors.newSingleThreadExecutor(
+              task -> {
+                Thread thread = new Thread(task, "delta-dynamic-maintenance");
+                thread.setDaemon(true);
+                thread.setContextClassLoader(loader);
+                return thread;
+              });
+    }
+    return new TableCommit(name, config, restoredCheckpointId, checked.add(name), background);
   }
 
   private ExecutorService executor() {
@@ -168,6 +182,10 @@ final class DynamicCommitter implements Committer<DynamicCommittable> {
     } finally {
       if (executor != null) {
         executor.shutdownNow();
+      }
+      if (background != null) {
+        // A checkpoint or compaction in flight finishes for a moment; closed tables' releases run.
+        BackgroundThreads.stop(background);
       }
     }
   }

@@ -19,6 +19,7 @@ import io.github.flinkdelta.sink.internal.SinkErrors;
 import java.time.Clock;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.ExecutorService;
 import org.apache.flink.api.connector.sink2.Committer.CommitRequest;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
@@ -35,19 +36,24 @@ final class TableCommit implements AutoCloseable {
   private final DynamicSinkConfig config;
   private final OptionalLong restoredCheckpointId;
   private final boolean checkRestoredState;
+  private final ExecutorService background;
   private DeltaCommitter committer;
 
   /**
    * @param checkRestoredState whether the table's first commit checks it for commits past the
    *     restored checkpoint: once per table and job run, not again when the table was closed and
    *     opened again (it then holds this run's own commits)
+   * @param background the thread the table's Delta checkpoints and compactions share with the other
+   *     tables'
    */
   TableCommit(
       String name,
       DynamicSinkConfig config,
       OptionalLong restoredCheckpointId,
-      boolean checkRestoredState) {
+      boolean checkRestoredState,
+      ExecutorService background) {
     this.name = name;
+    this.background = background;
     this.config = config;
     this.restoredCheckpointId = restoredCheckpointId;
     this.checkRestoredState = checkRestoredState;
@@ -82,7 +88,8 @@ final class TableCommit implements AutoCloseable {
             restoredCheckpointId,
             // Per-table metrics would grow with the tables; the dynamic committer reports totals.
             new DeltaCommitterMetrics(new UnregisteredMetricsGroup(), name(), Clock.systemUTC()),
-            true);
+            true,
+            background);
     if (checkRestoredState && restoredCheckpointId.isPresent()) {
       long tableTxn = opened.transactionVersion(appId);
       long restored = restoredCheckpointId.getAsLong();

@@ -8,12 +8,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
+import io.github.flinkdelta.it.support.Await;
 import io.github.flinkdelta.it.support.Changelog;
 import io.github.flinkdelta.it.support.DeltaLogFiles;
 import io.github.flinkdelta.it.support.FailingMapper;
 import io.github.flinkdelta.it.support.FaultCounter;
 import io.github.flinkdelta.it.support.FlinkCluster;
 import io.github.flinkdelta.it.support.Savepoints;
+import io.github.flinkdelta.it.support.SourceGate;
 import io.github.flinkdelta.it.support.UpsertAssert;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.DeltaSinkOptions;
@@ -23,8 +25,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
@@ -53,52 +57,79 @@ class DynamicUpsertITCase {
 
   /**
    * The writers also compact each table's files in the job, on one thread per subtask: every keyed
-   * table gets rewrites of its own in versions that change no row, and still holds each key once.
+   * table gets rewrites of its own in versions that change no row, and still holds each key once;
+   * the committer compacts the appending table beside them. The source holds after the first part
+   * of the changelog until every keyed table has a rewrite (the runs then find their rows
+   * unchanged, however slow the machine), and sends the rest after.
    */
   @Test
   void keyedTablesCompactedInTheJobHoldEachKeysLastValueExactlyThroughFailures() throws Exception {
     Map<String, Map<Long, List<Object>>> expected =
-        assertExactThroughFailures(DeltaSinkOptions.KeyIndex.HEAP, true);
+        assertExactThroughFailures(DeltaSinkOptions.KeyIndex.HEAP, SourceGate.in(shared));
     for (String table : expected.keySet()) {
-      long rewrites = 0;
-      for (long version : DeltaLogFiles.versions(path(table))) {
-        List<JsonNode> txns = DeltaLogFiles.actions(path(table), version, "txn");
-        if (txns.stream().anyMatch(txn -> txn.get("appId").asText().endsWith("/compactions"))) {
-          List<JsonNode> adds = DeltaLogFiles.actions(path(table), version, "add");
-          List<JsonNode> removes = DeltaLogFiles.actions(path(table), version, "remove");
-          assertThat(Stream.concat(adds.stream(), removes.stream()))
-              .extracting(action -> action.get("dataChange").asBoolean())
-              .as("a rewrite of %s in version %d changes no data", table, version)
-              .doesNotContain(true);
-          assertThat(DeltaLogFiles.liveRows(adds))
-              .as(
-                  "rows the rewrite of %s in version %d adds against those it removes",
-                  table, version)
-              .isEqualTo(DeltaLogFiles.liveRows(removes));
-          // A run whose rows all changed again before its commit lands as a version of no file.
-          rewrites += removes.isEmpty() ? 0 : 1;
-        }
-      }
-      assertThat(rewrites).as("versions of %s with a writer's rewrite", table).isPositive();
+      assertThat(rewrites(table)).as("versions of %s with a writer's rewrite", table).isPositive();
     }
+    // The appending table beside them is compacted by the committer, on its shared thread.
+    String audit = path("cdc.audit");
+    assertThat(DeltaLogFiles.versions(audit))
+        .as("versions of cdc.audit that compact it")
+        .anyMatch(
+            version ->
+                DeltaLogFiles.actions(audit, version, "remove").stream()
+                    .anyMatch(remove -> !remove.get("dataChange").asBoolean()));
+  }
+
+  /**
+   * The versions of {@code table} with a writer's rewrite that moved rows, each checked to change
+   * no data.
+   */
+  private long rewrites(String table) {
+    long rewrites = 0;
+    for (long version : DeltaLogFiles.versions(path(table))) {
+      List<JsonNode> txns = DeltaLogFiles.actions(path(table), version, "txn");
+      if (txns.stream().anyMatch(txn -> txn.get("appId").asText().endsWith("/compactions"))) {
+        List<JsonNode> adds = DeltaLogFiles.actions(path(table), version, "add");
+        List<JsonNode> removes = DeltaLogFiles.actions(path(table), version, "remove");
+        assertThat(Stream.concat(adds.stream(), removes.stream()))
+            .extracting(action -> action.get("dataChange").asBoolean())
+            .as("a rewrite of %s in version %d changes no data", table, version)
+            .doesNotContain(true);
+        assertThat(DeltaLogFiles.liveRows(adds))
+            .as(
+                "rows the rewrite of %s in version %d adds against those it removes",
+                table, version)
+            .isEqualTo(DeltaLogFiles.liveRows(removes));
+        // A run whose rows all changed again before its commit lands as a version of no file.
+        rewrites += removes.isEmpty() ? 0 : 1;
+      }
+    }
+    return rewrites;
   }
 
   @Test
   void keyedTablesHoldEachKeysLastValueWithTheIndexInTheStateBackend() throws Exception {
-    assertExactThroughFailures(DeltaSinkOptions.KeyIndex.STATE_BACKEND, false);
+    assertExactThroughFailures(DeltaSinkOptions.KeyIndex.STATE_BACKEND, null);
   }
 
+  /**
+   * @param gate null for a paced stream; else the stream, paced too, holds after half its changes
+   *     until every keyed table has a writer's rewrite, and the writers compact
+   */
   private Map<String, Map<Long, List<Object>>> assertExactThroughFailures(
-      DeltaSinkOptions.KeyIndex index, boolean compacting) throws Exception {
-    // Compacting: more keys, more slowly, so that most rows a run moves are still live when it
-    // commits, over a few dozen checkpoints.
-    long count = compacting ? 8_000 : 12_000;
-    Changelog changelog = new Changelog(compacting ? 4_000 : 700);
+      DeltaSinkOptions.KeyIndex index, SourceGate gate) throws Exception {
+    boolean compacting = gate != null;
+    long count = compacting ? 6_000 : 12_000;
+    Changelog changelog = new Changelog(compacting ? 3_000 : 700);
     ChangelogTables tables = new ChangelogTables("cdc.", 4);
     StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).restarts(5).env();
-    changelog
-        .source(env, 0, count, compacting ? 1_000 : 6_000)
-        .map(FailingMapper.untilFired(injected, 2, 4_000))
+    (compacting
+            ? changelog
+                .source(env, 0, count, gate, count / 2)
+                .map(new Paced())
+                .returns(InternalTypeInfo.of(Changelog.TYPE))
+                .setParallelism(1)
+            : changelog.source(env, 0, count, 6_000))
+        .map(FailingMapper.untilFired(injected, 2, compacting ? 2_000 : 4_000))
         .returns(InternalTypeInfo.of(Changelog.TYPE))
         .setParallelism(1)
         .sinkTo(
@@ -111,7 +142,17 @@ class DynamicUpsertITCase {
                 .option(DeltaSinkOptions.COMPACTION_TRIGGER_COMMITS, 1)
                 .option(DeltaSinkOptions.COMPACTION_MIN_INPUT_FILES, 2)
                 .build());
-    env.execute("dynamic upserts through failures");
+    JobClient job = env.executeAsync("dynamic upserts through failures");
+    if (compacting) {
+      Await.until(
+          job,
+          "a writer's rewrite in every keyed table",
+          () ->
+              tables.expected(changelog, count).keySet().stream()
+                  .allMatch(table -> versionOrNone(path(table)) >= 0 && rewrites(table) > 0));
+      gate.open();
+    }
+    job.getJobExecutionResult().get();
 
     assertThat(injected.count()).isEqualTo(2);
     Map<String, Map<Long, List<Object>>> expected = tables.expected(changelog, count);
@@ -175,6 +216,15 @@ class DynamicUpsertITCase {
     assertThat(DeltaTableReader.readAll(audit).stream().map(r -> r.get(2)).distinct().count())
         .isEqualTo(readAllCount(audit))
         .isEqualTo(count);
+  }
+
+  /** At most a change a millisecond: the changes before the gate span many checkpoints. */
+  private static final class Paced implements MapFunction<RowData, RowData> {
+    @Override
+    public RowData map(RowData change) throws InterruptedException {
+      Thread.sleep(1);
+      return change;
+    }
   }
 
   private void changelogSink(DataStream<RowData> changes, ChangelogTables tables) {
