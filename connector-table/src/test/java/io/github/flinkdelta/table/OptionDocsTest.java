@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkdelta.catalog.UnityCatalogCatalogFactory;
 import io.github.flinkdelta.common.HadoopOptions;
+import io.github.flinkdelta.sink.dynamic.DynamicSinkOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,7 +40,13 @@ class OptionDocsTest {
             + "\nBoth pass options prefixed `"
             + HadoopOptions.PREFIX
             + "` to Hadoop's file systems without the prefix, e.g. `'hadoop.fs.s3a.endpoint'`."
-            + " Keys that name a secret are masked by Flink.\n";
+            + " Keys that name a secret are masked by Flink.\n\n"
+            + section(
+                "The dynamic sink in the DataStream API only (`DeltaSink.dynamic`)",
+                Set.of(),
+                Set.of(DynamicSinkOptions.TABLE_EVENTS))
+            + "\nThe DataStream API's dynamic sink also takes every `sink.*` option of the table"
+            + " connector above, for all its tables or, through `tableOption`, for one.\n";
     if (Boolean.getBoolean("docs.update")) {
       Files.createDirectories(DOCS.getParent());
       Files.writeString(DOCS, generated);
@@ -53,8 +60,13 @@ class OptionDocsTest {
   }
 
   private static String section(String title, Factory factory) {
-    Set<ConfigOption<?>> options = new HashSet<>(factory.requiredOptions());
-    options.addAll(factory.optionalOptions());
+    return section(title, factory.requiredOptions(), factory.optionalOptions());
+  }
+
+  private static String section(
+      String title, Set<ConfigOption<?>> required, Set<ConfigOption<?>> optional) {
+    Set<ConfigOption<?>> options = new HashSet<>(required);
+    options.addAll(optional);
     List<ConfigOption<?>> sorted =
         options.stream().sorted(Comparator.comparing(ConfigOption::key)).toList();
     StringBuilder out =
@@ -64,7 +76,7 @@ class OptionDocsTest {
       out.append("| `")
           .append(option.key())
           .append("` | ")
-          .append(factory.requiredOptions().contains(option) ? "yes" : "no")
+          .append(required.contains(option) ? "yes" : "no")
           .append(" | ")
           .append(option.hasDefaultValue() ? defaultValue(option.defaultValue()) : "none")
           .append(" | ")
