@@ -17,7 +17,6 @@ import io.github.flinkdelta.sink.internal.DeltaSinkConfig;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -185,17 +184,7 @@ public final class BackgroundCompaction implements AutoCloseable {
   @Override
   public void close() {
     closing = true;
-    if (ownsExecutor) {
-      BackgroundThreads.stop(executor);
-      release();
-      return;
-    }
-    try {
-      executor.execute(this::release);
-    } catch (RejectedExecutionException e) {
-      // The shared thread stopped with its operator: no run of this table is left on it.
-      release();
-    }
+    BackgroundThreads.release(executor, ownsExecutor, this::release);
   }
 
   private void release() {

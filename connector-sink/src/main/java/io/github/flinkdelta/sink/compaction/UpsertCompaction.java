@@ -21,7 +21,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -272,17 +271,7 @@ public final class UpsertCompaction implements AutoCloseable {
   @Override
   public void close() {
     closing = true;
-    if (ownsExecutor) {
-      BackgroundThreads.stop(executor);
-      release();
-      return;
-    }
-    try {
-      executor.execute(this::release);
-    } catch (RejectedExecutionException e) {
-      // The shared thread stopped with its operator: no run of this table is left on it.
-      release();
-    }
+    BackgroundThreads.release(executor, ownsExecutor, this::release);
   }
 
   private void release() {

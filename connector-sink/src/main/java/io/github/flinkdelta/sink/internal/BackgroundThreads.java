@@ -5,6 +5,7 @@
 package io.github.flinkdelta.sink.internal;
 
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.annotation.Internal;
 
@@ -28,6 +29,25 @@ public final class BackgroundThreads {
     } catch (InterruptedException e) {
       executor.shutdownNow();
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Ends one owner's background work on {@code executor}, then runs {@code release}: an executor
+   * the owner {@code owns} is {@linkplain #stop stopped} and {@code release} runs here; on a shared
+   * one, {@code release} queues behind the owner's task in flight (or runs here once the executor
+   * has stopped with its operator).
+   */
+  public static void release(ExecutorService executor, boolean owns, Runnable release) {
+    if (owns) {
+      stop(executor);
+      release.run();
+      return;
+    }
+    try {
+      executor.execute(release);
+    } catch (RejectedExecutionException e) {
+      release.run();
     }
   }
 }
