@@ -7,9 +7,9 @@ package io.github.flinkdelta.uc;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
- * Unity Catalog refused a call for want of a privilege (HTTP 403): the connection reaches the
- * catalog and its token is valid, but its principal may not do this to this object. Retrying does
- * not help; a grant does.
+ * Unity Catalog refused a call with HTTP 403: the principal the token stands for may not do this to
+ * this object (or the token is not accepted for it). Retrying does not help; a grant, or another
+ * token, does.
  */
 @PublicEvolving
 public final class UnityCatalogAccessDeniedException extends IllegalStateException {

@@ -20,10 +20,11 @@ import org.slf4j.LoggerFactory;
  * Writes a Delta checkpoint of every version that is a multiple of the interval, so that loading
  * the table's snapshot stays fast however long a job streams into it.
  *
- * <p>Off the commit path: a checkpoint is written on a thread of its own while commits go on. At
- * most one runs at a time; a version reached while one is running is not checkpointed (the next
- * interval is). A failed or interrupted checkpoint leaves no visible file (see {@link
- * AtomicCheckpointEngine}) and never fails a commit: the table is correct without it.
+ * <p>Off the commit path: a checkpoint is written on a thread of its own (or one that the
+ * checkpoint writers of many tables share) while commits go on. At most one runs or waits at a
+ * time; a version reached meanwhile is not checkpointed (the next interval is). A failed or
+ * interrupted checkpoint leaves no visible file (see {@link AtomicCheckpointEngine}) and never
+ * fails a commit: the table is correct without it.
  */
 @Internal
 public final class DeltaCheckpoints implements AutoCloseable {
@@ -97,7 +98,9 @@ public final class DeltaCheckpoints implements AutoCloseable {
     }
     if (!running.compareAndSet(false, true)) {
       LOG.info(
-          "Delta checkpoint of {} still running; version {} is not checkpointed", table, version);
+          "Delta checkpoint of {} still running or waiting; version {} is not checkpointed",
+          table,
+          version);
       return;
     }
     executor.execute(() -> write(snapshot));

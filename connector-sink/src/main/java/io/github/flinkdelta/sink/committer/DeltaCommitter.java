@@ -14,6 +14,7 @@ import io.github.flinkdelta.core.commit.RewrittenFileException;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.sink.compaction.BackgroundCompaction;
+import io.github.flinkdelta.sink.internal.BackgroundThreads;
 import io.github.flinkdelta.sink.internal.ConnectorClassLoader;
 import io.github.flinkdelta.sink.internal.DeltaSinkConfig;
 import io.github.flinkdelta.sink.internal.SinkErrors;
@@ -305,7 +306,13 @@ public final class DeltaCommitter implements Committer<DeltaCommittable> {
               compaction.close();
             }
           } finally {
-            table.close();
+            if (background == null) {
+              table.close();
+            } else {
+              // A Delta checkpoint of the table may still run on the shared thread: the table
+              // (its storage lease, its catalog client) closes there, after it.
+              BackgroundThreads.release(background, false, table::close);
+            }
           }
         }
       }

@@ -29,14 +29,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The sink's in-job compaction: the committer reports each commit, and when the {@link
- * CompactionTrigger} says so, a compaction of the table runs on a thread of its own, with a table
- * handle of its own. The committer never waits for it: a commit only counts, and starts a run when
- * none is running.
+ * CompactionTrigger} says so, a compaction of the table runs on a thread of its own (or one the
+ * compactions of many tables share), with a table handle of its own. The committer never waits for
+ * it: a commit only counts, and starts a run when none is running.
  *
  * <p>Failure semantics: a run that meets a commit changing a file it rewrites yields to it and
  * plans again ({@link io.github.flinkdelta.core.maintenance.TableMaintenance#compact}); a run that
  * fails leaves the table as it was (its files, if any, are orphans for cleanup) and is logged, and
- * the next trigger tries again. Closing the sink interrupts a running compaction.
+ * the next trigger tries again. Closing the sink interrupts a running compaction on a thread of its
+ * own; on a shared one, the run finishes and its files are deleted.
  */
 @Internal
 public final class BackgroundCompaction implements AutoCloseable {

@@ -5,8 +5,13 @@
 package io.github.flinkdelta.sink.dynamic;
 
 import io.github.flinkdelta.uc.UnityCatalogAccessDeniedException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
@@ -57,6 +62,11 @@ final class DeadLetters {
     this.deadLettered = deadLettered;
   }
 
+  /** The dead-letter table. */
+  DynamicTable table() {
+    return table;
+  }
+
   /** Why {@code shape} was refused before, or null. */
   String refusalOf(DynamicTable shape) {
     return refused.get(shape);
@@ -101,15 +111,21 @@ final class DeadLetters {
             TimestampData.fromEpochMillis(System.currentTimeMillis())));
   }
 
-  /** Whether {@code failure} says that the table refuses records, rather than that it failed. */
+  /**
+   * Whether {@code failure} says that the table refuses records, rather than that it failed: the
+   * first of its causes that is a refusal ({@link IllegalArgumentException}, a catalog's denial)
+   * comes before any I/O failure (an unresolved host is an {@code IllegalArgumentException} below
+   * an {@code IOException}, and a retry may mend it).
+   */
   static boolean isRefusal(Throwable failure) {
-    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+    Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (Throwable cause = failure; cause != null && seen.add(cause); cause = cause.getCause()) {
+      if (cause instanceof IOException || cause instanceof UncheckedIOException) {
+        return false;
+      }
       if (cause instanceof IllegalArgumentException
           || cause instanceof UnityCatalogAccessDeniedException) {
         return true;
-      }
-      if (cause.getCause() == cause) {
-        break;
       }
     }
     return false;

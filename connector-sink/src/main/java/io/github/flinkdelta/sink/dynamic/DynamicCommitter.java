@@ -185,7 +185,7 @@ final class DynamicCommitter implements Committer<DynamicCommittable> {
       }
       if (background != null) {
         // A checkpoint or compaction in flight finishes for a moment; closed tables' releases run.
-        BackgroundThreads.stop(background);
+        BackgroundThreads.stopShared(background);
       }
     }
   }

@@ -40,6 +40,14 @@ import org.apache.flink.configuration.ReadableConfig;
 @PublicEvolving
 public final class DynamicDeltaSinkBuilder<T> {
 
+  /** Options of the sink as a whole, which no single table may set. */
+  private static final List<ConfigOption<?>> SINK_WIDE =
+      List.of(
+          DynamicSinkOptions.COMMIT_PARALLELISM,
+          DynamicSinkOptions.MAX_CACHED_TABLES,
+          DynamicSinkOptions.REFUSED_RECORDS,
+          DynamicSinkOptions.DEAD_LETTER_TABLE);
+
   private final DynamicRecordGenerator<T> generator;
   private String tableRoot;
   private UnityCatalogConnection unityCatalog;
@@ -156,6 +164,19 @@ public final class DynamicDeltaSinkBuilder<T> {
     DynamicTableNames names = names(problems);
     checkOptions(options, "the sink", problems);
     tableOptions.forEach((table, own) -> checkOptions(merged(own), "table " + table, problems));
+    tableOptions.forEach(
+        (table, own) ->
+            SINK_WIDE.stream()
+                .filter(own::contains)
+                .forEach(
+                    option ->
+                        problems.add(
+                            "table "
+                                + table
+                                + ": '"
+                                + option.key()
+                                + "' applies to the whole sink; set it with option(...), not"
+                                + " tableOption(...)")));
     options
         .getOptional(DynamicSinkOptions.DEAD_LETTER_TABLE)
         .filter(table -> names != null)

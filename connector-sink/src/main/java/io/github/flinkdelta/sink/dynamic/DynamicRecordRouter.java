@@ -62,6 +62,11 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
               options.get(DynamicSinkOptions.DEAD_LETTER_TABLE),
               options.get(DynamicSinkOptions.MAX_CACHED_TABLES),
               getMetricGroup().addGroup("delta").counter("numRecordsDeadLettered"));
+      // The dead-letter table is found or created now: a problem with it shows at start, not at
+      // the first refused record, days later.
+      try (var loader = ConnectorClassLoader.enter()) {
+        resolver.resolve(deadLetters.table());
+      }
     }
     out = new Output();
   }
@@ -77,6 +82,7 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
   private final class Output implements DynamicRecordGenerator.Output {
 
     private final StreamRecord<DynamicRecord> reused = new StreamRecord<>(null);
+    private DynamicTable lastAccepted;
 
     @Override
     public void collect(DynamicRecord record) throws IOException {
@@ -100,12 +106,16 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
      * Why the table refuses records of {@code shape}, resolving it first; null when it takes them.
      */
     private String refusalOf(DynamicTable shape) {
+      if (shape == lastAccepted) {
+        return null;
+      }
       String known = deadLetters.refusalOf(shape);
       if (known != null) {
         return known;
       }
       try (var loader = ConnectorClassLoader.enter()) {
         resolver.resolve(shape);
+        lastAccepted = shape;
         return null;
       } catch (RuntimeException e) {
         String refusal = deadLetters.refused(shape, e);
@@ -118,6 +128,7 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
 
     @Override
     public void apply(TableChange change) throws IOException {
+      lastAccepted = null;
       appends.apply(change);
     }
   }

@@ -59,7 +59,8 @@ public final class DynamicSinkOptions {
           .noDefaultValue()
           .withDescription(
               "The table refused records go to when 'sink.dynamic.refused-records' is"
-                  + " DEAD_LETTER, named as records name their tables; created when missing, and"
+                  + " DEAD_LETTER, named as records name their tables. The writers find it, or"
+                  + " create it as 'sink.create-if-missing' allows, when they start; it is"
                   + " committed exactly once with each checkpoint like any other table.");
 
   private DynamicSinkOptions() {}

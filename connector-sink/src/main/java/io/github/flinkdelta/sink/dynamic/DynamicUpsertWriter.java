@@ -287,7 +287,7 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
         }
         if (compactions != null) {
           // Runs in flight finish for a moment; the closed tables' releases queued behind them run.
-          BackgroundThreads.stop(compactions);
+          BackgroundThreads.stopShared(compactions);
         }
       } finally {
         super.close();

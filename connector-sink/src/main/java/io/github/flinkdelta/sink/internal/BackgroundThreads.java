@@ -4,14 +4,19 @@
  */
 package io.github.flinkdelta.sink.internal;
 
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.annotation.Internal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** How an operator stops the thread it runs background work on when it closes. */
 @Internal
 public final class BackgroundThreads {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BackgroundThreads.class);
 
   private BackgroundThreads() {}
 
@@ -29,6 +34,39 @@ public final class BackgroundThreads {
     } catch (InterruptedException e) {
       executor.shutdownNow();
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Stops a thread that many owners share, as {@link #stop}; tasks still queued when it had to be
+   * interrupted (their owners' releases among them) then run here, once the thread has ended, so
+   * that no owner's release is lost. When the thread does not end, they are left, with a warning: a
+   * task stuck on it may still use what they would release.
+   */
+  public static void stopShared(ExecutorService executor) {
+    executor.shutdown();
+    List<Runnable> left = List.of();
+    try {
+      if (!executor.awaitTermination(2, TimeUnit.SECONDS)) {
+        left = executor.shutdownNow();
+        if (!executor.awaitTermination(10, TimeUnit.SECONDS)) {
+          LOG.warn(
+              "A background task did not stop within 12 s; {} queued tasks are dropped",
+              left.size());
+          return;
+        }
+      }
+    } catch (InterruptedException e) {
+      executor.shutdownNow();
+      Thread.currentThread().interrupt();
+      return;
+    }
+    for (Runnable task : left) {
+      try {
+        task.run();
+      } catch (RuntimeException e) {
+        LOG.warn("A background task queued before closing failed", e);
+      }
     }
   }
 

@@ -68,6 +68,13 @@ class DeadLettersTest {
         .isFalse();
     assertThat(DeadLetters.isRefusal(new RuntimeException(new IOException("connection reset"))))
         .isFalse();
+    // An unresolved host: an IllegalArgumentException, below the I/O failure that a retry mends.
+    java.net.ConnectException unresolved = new java.net.ConnectException("no such host");
+    unresolved.initCause(new java.nio.channels.UnresolvedAddressException());
+    assertThat(
+            DeadLetters.isRefusal(
+                new IllegalStateException("Unity Catalog could not look up the table", unresolved)))
+        .isFalse();
   }
 
   @Test

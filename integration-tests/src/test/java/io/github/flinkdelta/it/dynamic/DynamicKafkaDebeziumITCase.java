@@ -53,7 +53,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A database's Debezium change events from a real Kafka broker (KRaft, in a child JVM) into Unity
  * Catalog managed tables, with no code but the template: keyed tables hold each key's last row, a
  * column the source added appears, a table that appears mid-stream is created, all exactly once
- * through task failures that land around the schema change and the new table.
+ * through two task failures.
  */
 class DynamicKafkaDebeziumITCase {
 
