@@ -236,6 +236,15 @@ public final class DeltaTable implements AutoCloseable {
   }
 
   /**
+   * Removes every row of the table in one version tagged with transaction ({@code appId}, {@code
+   * txnVersion}), unless the table already holds that transaction version or a later one (see
+   * {@link TableCommitter#truncate}).
+   */
+  public CommitOutcome truncate(String appId, long txnVersion) {
+    return committer.truncate(appId, txnVersion);
+  }
+
+  /**
    * Makes later upsert commits settle, by {@code key}, deletes of rows that another writer moved or
    * deleted after the sink's key index pointed at them: the checkpoint's touched keys keep exactly
    * its rows ({@link CommitOutcome.Committed#staleRows} counts such deletes). Without it, or for

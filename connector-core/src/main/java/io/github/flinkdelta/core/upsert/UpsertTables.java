@@ -122,6 +122,15 @@ public final class UpsertTables {
     return appId + "/compactions";
   }
 
+  /**
+   * The app id under which a sink committing under {@code appId} truncates a table, one transaction
+   * version per checkpoint it truncates after. Its versions count as another writer's: upsert
+   * writers take the rows they remove out of their key indexes as they follow the table.
+   */
+  public static String truncateAppId(String appId) {
+    return appId + "/truncates";
+  }
+
   /** Whether writers may write deletion vectors into a table of {@code properties}. */
   public static boolean deletionVectorsOn(Map<String, String> properties) {
     return on(properties, DELETION_VECTORS);

@@ -21,6 +21,7 @@ import io.github.flinkdelta.core.testing.FaultyPathTable;
 import io.github.flinkdelta.core.testing.TestTables;
 import io.github.flinkdelta.core.types.DeltaTypes;
 import io.github.flinkdelta.core.write.DataFile;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -180,6 +181,35 @@ class TableCommitterTest {
     }
     assertThat(DeltaTableReader.version(path)).isEqualTo(1);
     assertThat(DeltaTableReader.readAll(path)).isEmpty();
+  }
+
+  @Test
+  void aTruncationRemovesEveryFileInOneVersionOnceAndRowsCommittedAfterItStay() throws Exception {
+    try (DeltaTable table = open()) {
+      TestTables.committed(table.commit("app", 1, files(1, 2)));
+      TestTables.committed(table.commit("app", 2, files(3)));
+      // The truncation's commit lands, but its answer is lost: the transaction id settles it.
+      faults.arm(Fault.LAND_THEN_LOSE_THE_RESPONSE);
+
+      CommitOutcome truncated = table.truncate("app/truncates", 2);
+
+      assertThat(faults.fired()).isEqualTo(1);
+      assertThat(truncated).isInstanceOf(Committed.class);
+      assertThat(((Committed) truncated).tableVersion()).isEqualTo(3);
+      assertRows();
+      // Sent again, as after a restore, before and after the next checkpoint's rows.
+      assertThat(table.truncate("app/truncates", 2)).isInstanceOf(AlreadyCommitted.class);
+      TestTables.committed(table.commit("app", 3, files(4)));
+      assertThat(table.truncate("app/truncates", 2)).isInstanceOf(AlreadyCommitted.class);
+    }
+    assertRows(4);
+    assertThat(DeltaTableReader.version(path)).isEqualTo(4);
+    List<String> truncation =
+        Files.readAllLines(dir.resolve("t/_delta_log/" + "0".repeat(19) + "3.json"));
+    assertThat(truncation.stream().filter(line -> line.startsWith("{\"remove\"")))
+        .hasSize(2)
+        .allMatch(line -> line.contains("\"dataChange\":true"));
+    assertThat(truncation).noneMatch(line -> line.startsWith("{\"add\""));
   }
 
   private DeltaTable open() {

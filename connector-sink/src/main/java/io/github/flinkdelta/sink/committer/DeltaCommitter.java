@@ -13,6 +13,7 @@ import io.github.flinkdelta.core.commit.CommitOutcome.Failed;
 import io.github.flinkdelta.core.commit.RewrittenFileException;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
+import io.github.flinkdelta.core.upsert.UpsertTables;
 import io.github.flinkdelta.sink.compaction.BackgroundCompaction;
 import io.github.flinkdelta.sink.internal.BackgroundThreads;
 import io.github.flinkdelta.sink.internal.ConnectorClassLoader;
@@ -259,6 +260,50 @@ public final class DeltaCommitter implements Committer<DeltaCommittable> {
     } catch (RuntimeException e) {
       LOG.warn(
           "Could not reload {}; commits go on from the current snapshot", config.tableName(), e);
+    }
+  }
+
+  /**
+   * Removes every row of the table, after checkpoint {@code checkpointId}'s own version, in a
+   * version of the sink's truncation app id ({@link UpsertTables#truncateAppId}) and transaction
+   * version {@code checkpointId}: a replay of the checkpoint finds it done and removes nothing.
+   *
+   * @throws IllegalStateException when the commit failed or kept conflicting; Flink retries the
+   *     checkpoint's commits after the restore
+   */
+  public void truncate(String appId, long checkpointId) {
+    try (var loader = ConnectorClassLoader.enter()) {
+      String truncations = UpsertTables.truncateAppId(appId);
+      CommitOutcome outcome = table().truncate(truncations, checkpointId);
+      if (outcome instanceof Committed committed) {
+        checkpoints.committed(table.snapshot());
+        LOG.info(
+            "Truncated {} in version {} after checkpoint {} (appId {})",
+            config.tableName(),
+            committed.tableVersion(),
+            checkpointId,
+            truncations);
+      } else if (outcome instanceof AlreadyCommitted) {
+        LOG.info(
+            "{} is truncated after checkpoint {} already (appId {})",
+            config.tableName(),
+            checkpointId,
+            truncations);
+      } else if (outcome instanceof Conflicted conflicted) {
+        throw new IllegalStateException(
+            SinkErrors.commitConflicted(
+                config.tableName(),
+                truncations,
+                checkpointId,
+                conflicted.attempts(),
+                conflicted.cause()),
+            conflicted.cause());
+      } else {
+        Failed failed = (Failed) outcome;
+        throw new IllegalStateException(
+            SinkErrors.commitFailed(config.tableName(), truncations, checkpointId, failed.cause()),
+            failed.cause());
+      }
     }
   }
 

@@ -104,11 +104,16 @@ final class AppendTables implements AutoCloseable {
     recordsOut.inc();
   }
 
-  /** Applies {@code change} to its table, after the rows written before it. */
-  void apply(TableChange change) throws IOException {
+  /**
+   * Applies {@code change} to its table, after the rows written before it.
+   *
+   * @return whether the table is to be truncated after the checkpoint's rows (see {@link
+   *     TableChangeApplier#apply})
+   */
+  boolean apply(TableChange change) throws IOException {
     lastShape = null;
     lastWriter = null;
-    changes.apply(change, tables.get(change.table()));
+    return changes.apply(change, tables.get(change.table()));
   }
 
   private PartitionedDataWriter writerOf(String table, ResolvedShape resolved) throws IOException {

@@ -13,10 +13,17 @@ import java.util.Objects;
  *
  * @param table the table's name as records give it
  * @param committable the table's files of the checkpoint, from all writer subtasks
+ * @param truncates whether every row of the table is removed once the checkpoint's version is
+ *     committed, in a version of its own
  */
-record DynamicCommittable(String table, DeltaCommittable committable) {
+record DynamicCommittable(String table, DeltaCommittable committable, boolean truncates) {
   DynamicCommittable {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(committable, "committable");
+  }
+
+  /** The table's files of the checkpoint, without a truncation after them. */
+  DynamicCommittable(String table, DeltaCommittable committable) {
+    this(table, committable, false);
   }
 }

@@ -64,7 +64,7 @@ final class DynamicCommitter implements Committer<DynamicCommittable> {
   @Override
   public void commit(Collection<CommitRequest<DynamicCommittable>> requests)
       throws IOException, InterruptedException {
-    Map<String, List<CommitRequest<DeltaCommittable>>> byTable = new LinkedHashMap<>();
+    Map<String, List<TableCommitRequest>> byTable = new LinkedHashMap<>();
     for (CommitRequest<DynamicCommittable> request : requests) {
       byTable
           .computeIfAbsent(request.getCommittable().table(), table -> new ArrayList<>())
@@ -76,10 +76,10 @@ final class DynamicCommitter implements Committer<DynamicCommittable> {
     long started = System.nanoTime();
     List<CompletableFuture<Void>> commits = new ArrayList<>();
     List<TableCommit> committing = new ArrayList<>();
-    for (Map.Entry<String, List<CommitRequest<DeltaCommittable>>> entry : byTable.entrySet()) {
+    for (Map.Entry<String, List<TableCommitRequest>> entry : byTable.entrySet()) {
       TableCommit table = tables.computeIfAbsent(entry.getKey(), this::newTableCommit);
       committing.add(table);
-      List<CommitRequest<DeltaCommittable>> tableRequests = entry.getValue();
+      List<TableCommitRequest> tableRequests = entry.getValue();
       if (byTable.size() == 1) {
         commits.add(run(() -> table.commit(tableRequests)));
       } else {
@@ -191,8 +191,13 @@ final class DynamicCommitter implements Committer<DynamicCommittable> {
   }
 
   /** A request of the dynamic committer, as the single-table committer takes it. */
-  private record TableCommitRequest(CommitRequest<DynamicCommittable> request)
+  record TableCommitRequest(CommitRequest<DynamicCommittable> request)
       implements CommitRequest<DeltaCommittable> {
+
+    /** Whether the table is truncated once the request's version is committed. */
+    boolean truncates() {
+      return request.getCommittable().truncates();
+    }
 
     @Override
     public DeltaCommittable getCommittable() {
@@ -222,7 +227,7 @@ final class DynamicCommitter implements Committer<DynamicCommittable> {
     @Override
     public void updateAndRetryLater(DeltaCommittable committable) {
       request.updateAndRetryLater(
-          new DynamicCommittable(request.getCommittable().table(), committable));
+          new DynamicCommittable(request.getCommittable().table(), committable, truncates()));
     }
 
     @Override

@@ -7,7 +7,11 @@ package io.github.flinkdelta.sink.dynamic;
 import io.github.flinkdelta.sink.internal.ConnectorClassLoader;
 import io.github.flinkdelta.sink.writer.WriteResultRows;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -19,8 +23,10 @@ import org.apache.flink.util.OutputTag;
  * The first operator of a dynamic sink, beside its input: runs the user's generator on each
  * element, writes the records of appending tables into their files here ({@link AppendTables}), and
  * sends the records of tables with a primary key on to the upsert writers, keyed by table and key.
- * Column renames and drops are applied here, in order with the records that surround them. At each
- * checkpoint barrier the appending tables' write results leave through {@link #APPEND_RESULTS}.
+ * Column renames and drops are applied here, in order with the records that surround them; a
+ * table's truncation is handed on with the checkpoint's results, and the table's records after it
+ * are held for the next checkpoint ({@link HeldRecords}). At each checkpoint barrier the appending
+ * tables' write results leave through {@link #APPEND_RESULTS}.
  */
 final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
     implements OneInputStreamOperator<T, DynamicRecord>, BoundedOneInput {
@@ -37,11 +43,24 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
   private transient DynamicTableResolver resolver;
   private transient AppendTables appends;
   private transient DeadLetters deadLetters;
+  private transient HeldRecords held;
   private transient Output out;
 
   DynamicRecordRouter(DynamicSinkConfig config, DynamicRecordGenerator<T> generator) {
     this.config = config;
     this.generator = generator;
+  }
+
+  @Override
+  public void initializeState(StateInitializationContext context) throws Exception {
+    super.initializeState(context);
+    held = new HeldRecords(context.getOperatorStateStore(), context.isRestored());
+  }
+
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    held.snapshot();
   }
 
   @Override
@@ -69,12 +88,21 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
       }
     }
     out = new Output();
+    getMetricGroup().addGroup("delta").gauge("recordsHeldForTruncations", held::size);
   }
 
   @Override
   public void processElement(StreamRecord<T> element) throws Exception {
+    releaseHeld();
     try (var loader = ConnectorClassLoader.enter()) {
       generator.generate(element.getValue(), out);
+    }
+  }
+
+  /** Sends on the records held after truncations, once the checkpoint that truncates has begun. */
+  private void releaseHeld() throws IOException {
+    for (DynamicRecord record : held.takeReleased()) {
+      out.route(record);
     }
   }
 
@@ -86,6 +114,12 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
 
     @Override
     public void collect(DynamicRecord record) throws IOException {
+      if (!held.hold(record)) {
+        route(record);
+      }
+    }
+
+    void route(DynamicRecord record) throws IOException {
       String refusal = deadLetters == null ? null : refusalOf(record.table());
       if (refusal != null) {
         appends.write(deadLetters.letterOf(record, refusal));
@@ -129,24 +163,37 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
     @Override
     public void apply(TableChange change) throws IOException {
       lastAccepted = null;
-      appends.apply(change);
+      if (appends.apply(change)) {
+        held.truncate(change.table());
+      }
     }
   }
 
   @Override
   public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
     super.prepareSnapshotPreBarrier(checkpointId);
+    releaseHeld();
     handOver();
   }
 
   @Override
   public void endInput() throws Exception {
+    releaseHeld();
+    held.checkNoneHeldAtEnd();
     handOver();
   }
 
+  /**
+   * Hands on the appending tables' files and the truncations since the last barrier; a table's
+   * truncation is committed after its files of the same checkpoint, from every subtask.
+   */
   private void handOver() throws IOException {
     DynamicSerializers.WriteResults serializer = new DynamicSerializers.WriteResults();
-    for (DynamicWriteResult result : appends.prepareCommit()) {
+    List<DynamicWriteResult> results = new ArrayList<>(appends.prepareCommit());
+    for (String table : held.barrier()) {
+      results.add(DynamicWriteResult.truncation(table));
+    }
+    for (DynamicWriteResult result : results) {
       output.collect(
           APPEND_RESULTS, new StreamRecord<>(WriteResultRows.of(serializer.serialize(result))));
     }

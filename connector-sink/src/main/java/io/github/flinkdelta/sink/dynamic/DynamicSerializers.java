@@ -5,6 +5,7 @@
 package io.github.flinkdelta.sink.dynamic;
 
 import io.github.flinkdelta.common.StateStrings;
+import io.github.flinkdelta.core.upsert.FileDeletes;
 import io.github.flinkdelta.core.write.DataFiles;
 import io.github.flinkdelta.sink.committer.DeltaCommittableSerializer;
 import io.github.flinkdelta.sink.internal.DataFileSerialization;
@@ -15,7 +16,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 
 /**
  * The versioned serializers of a dynamic sink's write results and committables: the table's name
- * before what the single-table sink writes, in the state version of {@link DataFileSerialization}.
+ * before what the single-table sink writes, in the state version of {@link DataFileSerialization},
+ * and whether the table is truncated after them.
  */
 final class DynamicSerializers {
 
@@ -35,6 +37,7 @@ final class DynamicSerializers {
       StateStrings.write(result.table(), out);
       result.files().writeTo(out);
       result.deletes().writeTo(out);
+      out.writeBoolean(result.truncates());
       return out.getCopyOfBuffer();
     }
 
@@ -44,7 +47,8 @@ final class DynamicSerializers {
       DataInputDeserializer in = new DataInputDeserializer(serialized);
       String table = StateStrings.read(in, "dynamic sink");
       DataFiles files = DataFileSerialization.readFiles(in);
-      return new DynamicWriteResult(table, files, DataFileSerialization.readDeletes(version, in));
+      FileDeletes deletes = DataFileSerialization.readDeletes(version, in);
+      return new DynamicWriteResult(table, files, deletes, readTruncates(in));
     }
   }
 
@@ -65,6 +69,7 @@ final class DynamicSerializers {
       StateStrings.write(committable.table(), out);
       out.writeInt(table.length);
       out.write(table);
+      out.writeBoolean(committable.truncates());
       return out.getCopyOfBuffer();
     }
 
@@ -75,7 +80,13 @@ final class DynamicSerializers {
       String table = StateStrings.read(in, "dynamic sink");
       byte[] committable = new byte[in.readInt()];
       in.readFully(committable);
-      return new DynamicCommittable(table, tableCommittables.deserialize(version, committable));
+      return new DynamicCommittable(
+          table, tableCommittables.deserialize(version, committable), readTruncates(in));
     }
+  }
+
+  /** The truncation flag that ends the bytes; absent (false) in state of an earlier version. */
+  private static boolean readTruncates(DataInputDeserializer in) throws IOException {
+    return in.available() > 0 && in.readBoolean();
   }
 }

@@ -123,7 +123,12 @@ final class DynamicWriteResultAggregator
               output.collect(
                   new StreamRecord<>(
                       new CommittableWithLineage<>(
-                          new DynamicCommittable(table, committable(id, results)), id, 0))));
+                          new DynamicCommittable(
+                              table,
+                              committable(id, results),
+                              results.stream().anyMatch(DynamicWriteResult::truncates)),
+                          id,
+                          0))));
       it.remove();
     }
   }

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * shape stay valid (their columns are found by physical name) and are committed with the
  * checkpoint. A change sent again after a failure finds the table changed and changes nothing; rows
  * of the old shape sent again find their columns by the former names the change recorded.
- * Truncating and dropping tables follow {@link DynamicSinkOptions#TABLE_EVENTS}.
+ * Truncating and dropping tables follow {@link DynamicSinkOptions#TABLE_EVENTS}; a truncation to
+ * apply is handed back to the router ({@link HeldRecords}), which has it committed in order.
  */
 final class TableChangeApplier {
 
@@ -36,8 +37,10 @@ final class TableChangeApplier {
    * Applies {@code change}.
    *
    * @param openFiles the table's open files in this writer, or null when it has none
+   * @return whether the table is to be truncated after the rows before the change: the records of
+   *     it that follow wait for the next checkpoint
    */
-  void apply(TableChange change, TableFiles openFiles) throws IOException {
+  boolean apply(TableChange change, TableFiles openFiles) throws IOException {
     Configuration options = config.optionsOf(change.table());
     boolean enableColumnMapping =
         options.get(DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING);
@@ -52,8 +55,9 @@ final class TableChangeApplier {
           openFiles,
           table -> table.metadata().dropColumn(drop.column(), enableColumnMapping));
     } else {
-      tableEvent(change, options.get(DynamicSinkOptions.TABLE_EVENTS));
+      return tableEvent(change, options.get(DynamicSinkOptions.TABLE_EVENTS));
     }
+    return false;
   }
 
   /** A change of a table's columns through {@link DeltaTable}. */
@@ -82,28 +86,57 @@ final class TableChangeApplier {
     resolver.forget(change.table());
   }
 
-  private void tableEvent(TableChange change, TableEventPolicy policy) {
-    String event = change instanceof TableChange.TruncateTable ? "truncated" : "dropped";
+  private boolean tableEvent(TableChange change, TableEventPolicy policy) {
+    boolean truncation = change instanceof TableChange.TruncateTable;
+    String event = truncation ? "truncated" : "dropped";
+    String table = config.names().fullName(change.table());
+    if (policy == TableEventPolicy.APPLY && truncation) {
+      if (config.names().reference(change.table()).find(config.hadoopConf()).isEmpty()) {
+        LOG.info("Table {} was truncated at the source, and holds nothing here yet", table);
+        return false;
+      }
+      LOG.info(
+          "Table {} was truncated at the source; it is truncated after the checkpoint's rows",
+          table);
+      return true;
+    }
+    if (policy == TableEventPolicy.APPLY) {
+      throw new IllegalStateException(
+          String.format(
+              "Table %s was dropped at the source; the dynamic Delta sink truncates tables as"
+                  + " '%s' = %s says, but does not drop them: nothing of it was applied. Drop the"
+                  + " table in its catalog (or remove its directory) yourself, and set '%s' = %s"
+                  + " or remove the event from the stream.",
+              table,
+              DynamicSinkOptions.TABLE_EVENTS.key(),
+              policy,
+              DynamicSinkOptions.TABLE_EVENTS.key(),
+              TableEventPolicy.IGNORE));
+    }
     if (policy == TableEventPolicy.IGNORE) {
       LOG.warn(
           "Table {} was {} at the source; the dynamic Delta sink keeps its rows, as '{}' = {}"
               + " says",
-          config.names().fullName(change.table()),
+          table,
           event,
           DynamicSinkOptions.TABLE_EVENTS.key(),
           policy);
-      return;
+      return false;
     }
     throw new IllegalStateException(
         String.format(
             "Table %s was %s at the source, and the dynamic Delta sink refuses table events as"
                 + " '%s' = %s says: nothing of it was applied. Set '%s' = %s to keep the table's"
-                + " rows and go on, or remove the event from the stream.",
-            config.names().fullName(change.table()),
+                + " rows and go on%s, or remove the event from the stream.",
+            table,
             event,
             DynamicSinkOptions.TABLE_EVENTS.key(),
             policy,
             DynamicSinkOptions.TABLE_EVENTS.key(),
-            TableEventPolicy.IGNORE));
+            TableEventPolicy.IGNORE,
+            truncation
+                ? String.format(
+                    " (or %s to truncate it in order with its rows)", TableEventPolicy.APPLY)
+                : ""));
   }
 }

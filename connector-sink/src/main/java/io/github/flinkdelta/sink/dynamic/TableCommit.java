@@ -17,6 +17,8 @@ import io.github.flinkdelta.sink.committer.DeltaCommitterMetrics;
 import io.github.flinkdelta.sink.internal.ConnectorClassLoader;
 import io.github.flinkdelta.sink.internal.SinkErrors;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
@@ -63,12 +65,30 @@ final class TableCommit implements AutoCloseable {
     return config.names().fullName(name);
   }
 
-  /** Commits the table's requests of one completed checkpoint (or of several, after a restore). */
-  void commit(List<CommitRequest<DeltaCommittable>> requests) {
+  /**
+   * Commits the table's requests of one completed checkpoint (or of several, after a restore), in
+   * checkpoint order; a truncation follows the version of the checkpoint that carries it, before
+   * the next checkpoint's.
+   */
+  void commit(List<DynamicCommitter.TableCommitRequest> requests) {
+    List<DynamicCommitter.TableCommitRequest> ordered = new ArrayList<>(requests);
+    ordered.sort(Comparator.comparingLong(request -> request.getCommittable().checkpointId()));
     if (committer == null) {
-      committer = open(requests.get(0).getCommittable().appId());
+      committer = open(ordered.get(0).getCommittable().appId());
     }
-    committer.commit(requests);
+    List<CommitRequest<DeltaCommittable>> batch = new ArrayList<>();
+    for (DynamicCommitter.TableCommitRequest request : ordered) {
+      batch.add(request);
+      if (request.truncates()) {
+        committer.commit(batch);
+        batch = new ArrayList<>();
+        DeltaCommittable committable = request.getCommittable();
+        committer.truncate(committable.appId(), committable.checkpointId());
+      }
+    }
+    if (!batch.isEmpty()) {
+      committer.commit(batch);
+    }
   }
 
   private DeltaCommitter open(String appId) {

@@ -12,5 +12,11 @@ public enum TableEventPolicy {
   /** Fail the job, naming the table and the event, before anything of it is applied. */
   FAIL,
   /** Log the event and go on; the table keeps its rows. */
-  IGNORE
+  IGNORE,
+  /**
+   * Truncate the table once the rows before the event are committed: the checkpoint's version of
+   * the table is followed by one that removes every row, and the rows after the event land in the
+   * next checkpoint. A dropped table is refused as by {@link #FAIL}: dropping is not applied.
+   */
+  APPLY
 }

@@ -5,9 +5,11 @@
 package io.github.flinkdelta.sink.dynamic;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.DataFiles;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
@@ -21,8 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The dynamic sink's aggregator in Flink's operator test harness: one committable per table and
- * checkpoint, and the writers' last results of a restored job committed after the restored
- * checkpoint, never under a checkpoint the tables may hold already.
+ * checkpoint, a table's truncation on its committable, and the writers' last results of a restored
+ * job committed after the restored checkpoint, never under a checkpoint the tables may hold
+ * already.
  */
 class DynamicWriteResultAggregatorTest {
 
@@ -48,6 +51,36 @@ class DynamicWriteResultAggregatorTest {
       assertThat(out).extracting(DynamicCommittable::table).containsExactly("a", "b");
       assertThat(out).allMatch(c -> c.committable().checkpointId() == 1);
       assertThat(out.get(0).committable().files().numRecords()).isEqualTo(7);
+    }
+  }
+
+  @Test
+  void aTruncationRidesOnItsTablesCommittableOfTheCheckpointAndSurvivesItsState() throws Exception {
+    try (var harness = harness()) {
+      harness.open();
+      harness.processElement(result("a", 1, 0, file("a1", 3)));
+      harness.processElement(
+          new StreamRecord<>(
+              new CommittableWithLineage<>(DynamicWriteResult.truncation("a"), 1, 0)));
+      harness.processElement(result("b", 1, 1, file("b1", 2)));
+      harness.prepareSnapshotPreBarrier(1);
+
+      List<DynamicCommittable> out = committables(harness);
+      assertThat(out)
+          .extracting(DynamicCommittable::table, DynamicCommittable::truncates)
+          .containsExactly(tuple("a", true), tuple("b", false));
+      assertThat(out.get(0).committable().files().numRecords()).isEqualTo(3);
+
+      DynamicSerializers.Committables serializer = new DynamicSerializers.Committables();
+      DynamicCommittable read =
+          serializer.deserialize(serializer.getVersion(), serializer.serialize(out.get(0)));
+      assertThat(read.table()).isEqualTo("a");
+      assertThat(read.truncates()).isTrue();
+      assertThat(read.committable().files().numRecords()).isEqualTo(3);
+      // State written before truncations existed ends where the flag would start.
+      byte[] bytes = serializer.serialize(out.get(0));
+      byte[] older = Arrays.copyOf(bytes, bytes.length - 1);
+      assertThat(serializer.deserialize(serializer.getVersion(), older).truncates()).isFalse();
     }
   }
 

@@ -1,0 +1,274 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.github.flinkdelta.it.dynamic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.flinkdelta.core.testing.DeltaTableReader;
+import io.github.flinkdelta.it.support.Await;
+import io.github.flinkdelta.it.support.DeltaLogFiles;
+import io.github.flinkdelta.it.support.FaultCounter;
+import io.github.flinkdelta.it.support.FlinkCluster;
+import io.github.flinkdelta.it.support.IndexGate;
+import io.github.flinkdelta.it.support.SharedSpark;
+import io.github.flinkdelta.it.support.TestRows;
+import io.github.flinkdelta.it.support.UpsertAssert;
+import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.sink.dynamic.DynamicRecord;
+import io.github.flinkdelta.sink.dynamic.DynamicRecordGenerator;
+import io.github.flinkdelta.sink.dynamic.DynamicSinkOptions;
+import io.github.flinkdelta.sink.dynamic.DynamicTable;
+import io.github.flinkdelta.sink.dynamic.TableChange;
+import io.github.flinkdelta.sink.dynamic.TableEventPolicy;
+import io.github.flinkdelta.sparktestkit.SparkSql;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.testutils.junit.SharedObjectsExtension;
+import org.apache.flink.types.RowKind;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Tables truncated or dropped at the source ({@link DynamicSinkOptions#TABLE_EVENTS}): refused by
+ * default, ignored on request, and truncations applied in order with the rows: every row before a
+ * truncation gone, every row after it kept, on an appending table and on a table with a primary key
+ * (whose upsert writers take the removed rows out of their key indexes), through failures right
+ * after a truncation, read back through Kernel and delta-spark.
+ */
+class DynamicTruncationITCase {
+
+  @RegisterExtension static final FlinkCluster FLINK = FlinkCluster.create();
+  @RegisterExtension final SharedObjectsExtension shared = SharedObjectsExtension.create();
+  private final FaultCounter injected = FaultCounter.in(shared);
+
+  private static final int BUCKETS = 5;
+  private static final long COUNT = 3_000;
+  private static final long FIRST = 1_000;
+  private static final long SECOND = 2_000;
+
+  @TempDir Path dir;
+
+  @Test
+  void truncationsRemoveEveryRowBeforeThemAndKeepEveryRowAfterThemThroughFailures()
+      throws Exception {
+    // The generator waits before its last element until both truncations are committed, so that
+    // the input does not end in the checkpoint interval of one.
+    IndexGate gate = IndexGate.before(shared, COUNT - 1);
+    StreamExecutionEnvironment env =
+        FLINK.job().checkpointEveryMillis(100).restarts(5).parallelism(2).env();
+    env.fromSource(
+            new DataGeneratorSource<>(gate.indexes(), COUNT, gate.limiter(), Types.LONG),
+            WatermarkStrategy.noWatermarks(),
+            "indexes")
+        .setParallelism(1)
+        .sinkTo(
+            DeltaSink.dynamic(new TruncatedTables(injected))
+                .tableRoot(dir.toUri().toString())
+                // Every element reaches one router, in order; keyed rows go to two upsert writers.
+                .distributeBy(new OneRouter())
+                .option(DynamicSinkOptions.TABLE_EVENTS, TableEventPolicy.APPLY)
+                .build());
+    JobClient job = env.executeAsync("truncations");
+    String events = dir.resolve("db/events").toUri().toString();
+    String keyed = dir.resolve("db/keyed").toUri().toString();
+    // The last element before the gate follows the second truncation: once both tables hold it,
+    // the truncation is committed, and nothing of it is held any more.
+    long last = COUNT - 2;
+    Await.until(
+        job,
+        "both tables holding element " + last + ", the generator at its gate",
+        () ->
+            gate.holds()
+                && rowsOf(events).stream().anyMatch(r -> (long) r.get(0) == last)
+                && rowsOf(keyed).contains(List.of(TruncatedTables.keyOf(last), last)));
+    gate.open();
+    job.getJobExecutionResult().get();
+
+    assertThat(injected.count()).isEqualTo(2);
+    List<List<Object>> kept = TestRows.expected(COUNT, BUCKETS).subList((int) SECOND, (int) COUNT);
+    assertThat(DeltaTableReader.readAll(events)).containsExactlyInAnyOrderElementsOf(kept);
+    Map<Long, List<Object>> latest = new TreeMap<>();
+    for (long i = SECOND; i < COUNT; i++) {
+      latest.put(TruncatedTables.keyOf(i), List.of(TruncatedTables.keyOf(i), i));
+    }
+    // Keys 20 to 49 were last written before the second truncation: none of them is left.
+    UpsertAssert.assertExact(keyed, latest);
+    // Each truncation once, though both were sent again after a failure: one version per
+    // checkpoint that truncates (both truncations may fall into one checkpoint).
+    for (String table : List.of(events, keyed)) {
+      List<Long> truncations = truncations(table);
+      assertThat(truncations).doesNotHaveDuplicates().hasSizeBetween(1, 2);
+    }
+    SparkSql spark = SharedSpark.get();
+    assertThat(spark.query("SELECT * FROM delta.`" + events + "`"))
+        .containsExactlyInAnyOrderElementsOf(strings(kept));
+    assertThat(spark.query("SELECT id, v FROM delta.`" + keyed + "`"))
+        .containsExactlyInAnyOrderElementsOf(strings(latest.values()));
+  }
+
+  private static List<List<String>> strings(Collection<List<Object>> rows) {
+    return rows.stream().map(row -> row.stream().map(String::valueOf).toList()).toList();
+  }
+
+  @Test
+  void tableEventsFailTheJobNamingTheTableUnlessIgnoredAndADropIsNeverApplied() throws Exception {
+    StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).parallelism(1).env();
+    TestRows.source(env, 100, 1_000, BUCKETS)
+        .sinkTo(DeltaSink.dynamic(new Truncating()).tableRoot(dir.toUri().toString()).build());
+    assertThatThrownBy(() -> env.execute("truncate refused"))
+        .satisfies(
+            e ->
+                assertThat(ExceptionUtils.stringifyException(e))
+                    .contains("db/events was truncated at the source")
+                    .contains(DynamicSinkOptions.TABLE_EVENTS.key()));
+    String table = dir.resolve("db/events").toUri().toString();
+    // Nothing after the event was committed: the rows before it, if a checkpoint took them, only.
+    assertThat(DeltaTableReader.readAll(table)).allMatch(r -> (long) r.get(0) < 50);
+
+    StreamExecutionEnvironment ignoring =
+        FLINK.job().checkpointEveryMillis(100).parallelism(1).env();
+    TestRows.source(ignoring, 100, 1_000, BUCKETS)
+        .sinkTo(
+            DeltaSink.dynamic(new Truncating())
+                .tableRoot(dir.resolve("ignoring").toUri().toString())
+                .option(DynamicSinkOptions.TABLE_EVENTS, TableEventPolicy.IGNORE)
+                .build());
+    ignoring.execute("truncate ignored");
+    assertThat(DeltaTableReader.readAll(dir.resolve("ignoring/db/events").toUri().toString()))
+        .containsExactlyInAnyOrderElementsOf(TestRows.expected(100, BUCKETS));
+
+    StreamExecutionEnvironment dropping =
+        FLINK.job().checkpointEveryMillis(100).parallelism(1).env();
+    TestRows.source(dropping, 100, 1_000, BUCKETS)
+        .sinkTo(
+            DeltaSink.dynamic(new Dropping())
+                .tableRoot(dir.resolve("dropping").toUri().toString())
+                .option(DynamicSinkOptions.TABLE_EVENTS, TableEventPolicy.APPLY)
+                .build());
+    assertThatThrownBy(() -> dropping.execute("drop refused"))
+        .satisfies(
+            e ->
+                assertThat(ExceptionUtils.stringifyException(e))
+                    .contains("db/events was dropped at the source")
+                    .contains("does not drop them"));
+    assertThat(DeltaTableReader.readAll(dir.resolve("dropping/db/events").toUri().toString()))
+        .allMatch(r -> (long) r.get(0) < 50);
+  }
+
+  /** The rows of {@code table}; none before its first version. */
+  private static List<List<Object>> rowsOf(String table) {
+    Path first = Path.of(URI.create(table)).resolve("_delta_log/" + "0".repeat(20) + ".json");
+    return Files.exists(first) ? DeltaTableReader.readAll(table) : List.of();
+  }
+
+  /** The transaction version of each of the sink's truncations the table's log records. */
+  private static List<Long> truncations(String table) {
+    List<Long> versions = new ArrayList<>();
+    for (long version : DeltaLogFiles.versions(table)) {
+      DeltaLogFiles.actions(table, version, "txn").stream()
+          .filter(txn -> txn.get("appId").asText().endsWith("/truncates"))
+          .forEach(txn -> versions.add(txn.get("version").asLong()));
+    }
+    return versions;
+  }
+
+  /**
+   * Element {@code i} is a row of the appending table {@code db.events} and an update of key {@code
+   * keyOf(i)} to {@code i} in {@code db.keyed}; both tables are truncated before elements {@link
+   * #FIRST} and {@link #SECOND}. A failure follows element {@code FIRST + 500} and, once, the
+   * second truncation and its element, so that both are sent again.
+   */
+  private static final class TruncatedTables implements DynamicRecordGenerator<Long> {
+    private final FaultCounter injected;
+    private transient DynamicTable events;
+    private transient DynamicTable keyed;
+
+    TruncatedTables(FaultCounter injected) {
+      this.injected = injected;
+    }
+
+    static long keyOf(long i) {
+      return i < SECOND ? i % 50 : i % 20;
+    }
+
+    @Override
+    public void generate(Long element, Output out) throws Exception {
+      if (events == null) {
+        events = DynamicTable.of("db.events", TestRows.TYPE);
+        keyed = DynamicTable.of("db.keyed", KeyedUpdates.TYPE).withPrimaryKey("id");
+      }
+      long i = element;
+      if (i == FIRST || i == SECOND) {
+        out.apply(TableChange.truncateTable("db.events"));
+        out.apply(TableChange.truncateTable("db.keyed"));
+      }
+      out.collect(new DynamicRecord(events, TestRows.row(i, BUCKETS)));
+      GenericRowData update = GenericRowData.of(keyOf(i), i);
+      update.setRowKind(RowKind.UPDATE_AFTER);
+      out.collect(new DynamicRecord(keyed, update));
+      if ((i == FIRST + 500 && injected.count() == 0) || (i == SECOND && injected.count() == 1)) {
+        injected.fire();
+        throw new IllegalStateException("Injected failure after element " + i);
+      }
+    }
+  }
+
+  /** Keys every element alike: one router takes them all, in order. */
+  private static final class OneRouter implements KeySelector<Long, Integer> {
+    @Override
+    public Integer getKey(Long element) {
+      return 0;
+    }
+  }
+
+  /** Rows of one table, truncated at the source after row 49. */
+  private static final class Truncating implements DynamicRecordGenerator<RowData> {
+    private transient DynamicTable table;
+
+    @Override
+    public void generate(RowData row, Output out) throws Exception {
+      if (table == null) {
+        table = DynamicTable.of("db.events", TestRows.TYPE);
+      }
+      out.collect(new DynamicRecord(table, row));
+      if (row.getLong(0) == 49) {
+        out.apply(TableChange.truncateTable("db.events"));
+      }
+    }
+  }
+
+  /** Rows of one table, dropped at the source after row 49. */
+  private static final class Dropping implements DynamicRecordGenerator<RowData> {
+    private transient DynamicTable table;
+
+    @Override
+    public void generate(RowData row, Output out) throws Exception {
+      if (table == null) {
+        table = DynamicTable.of("db.events", TestRows.TYPE);
+      }
+      out.collect(new DynamicRecord(table, row));
+      if (row.getLong(0) == 49) {
+        out.apply(TableChange.dropTable("db.events"));
+      }
+    }
+  }
+}
