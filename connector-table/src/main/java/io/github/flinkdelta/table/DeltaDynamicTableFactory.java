@@ -105,6 +105,7 @@ public final class DeltaDynamicTableFactory
                 DeltaTableOptions.TABLE_NAME_TEMPLATE,
                 DynamicSinkOptions.COMMIT_PARALLELISM,
                 DynamicSinkOptions.MAX_CACHED_TABLES,
+                DynamicSinkOptions.FOLLOW_INTERVAL,
                 DynamicSinkOptions.REFUSED_RECORDS,
                 DynamicSinkOptions.DEAD_LETTER_TABLE,
                 DeltaSinkOptions.CREATE_IF_MISSING));

@@ -13,17 +13,14 @@ import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.CommitStateUnknownException;
 import io.delta.kernel.exceptions.ConcurrentTransactionException;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
-import io.delta.kernel.internal.util.Utils;
 import io.delta.kernel.transaction.UpdateTableTransactionBuilder;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
-import io.delta.kernel.utils.CloseableIterator;
 import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.commit.CommitOutcome.AlreadyCommitted;
 import io.github.flinkdelta.core.commit.CommitOutcome.Committed;
 import io.github.flinkdelta.core.commit.CommitOutcome.Conflicted;
 import io.github.flinkdelta.core.commit.CommitOutcome.Failed;
-import io.github.flinkdelta.core.log.LiveFiles;
 import io.github.flinkdelta.core.log.LiveFiles.LiveFile;
 import io.github.flinkdelta.core.log.LoggedVersions;
 import io.github.flinkdelta.core.schema.SchemaChangedException;
@@ -32,7 +29,6 @@ import io.github.flinkdelta.core.upsert.KeyColumns;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.FileLayout;
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.annotation.Internal;
@@ -298,67 +294,11 @@ public final class TableCommitter {
   /**
    * Removes every data file of the table, in one version whose removes say {@code dataChange =
    * true}, tagged with transaction ({@code appId}, {@code txnVersion}), unless the table already
-   * holds that transaction version or a later one. Rows another writer commits meanwhile stay when
-   * Kernel rebases the version onto theirs; a concurrent removal of one of the files makes it list
-   * the files again on the latest version.
+   * holds that transaction version or a later one (see {@link TruncateCommit}).
    */
   public CommitOutcome truncate(String appId, long txnVersion) {
-    for (int attempt = 1; ; attempt++) {
-      Snapshot snapshot = snapshots.current();
-      try {
-        Transaction txn =
-            snapshot
-                .buildUpdateTableTransaction(TableReference.ENGINE_INFO, Operation.MANUAL_UPDATE)
-                .withTransactionId(appId, txnVersion)
-                .withMaxRetries(maxCommitRetries)
-                .build(engine);
-        long now = System.currentTimeMillis();
-        List<Row> removes = new ArrayList<>();
-        LiveFiles.scan(
-            engine,
-            snapshot,
-            tableName,
-            (file, scanFile) -> removes.add(file.removeAction(true, now)));
-        TransactionCommitResult result = txn.commit(engine, rows(removes));
-        snapshots.committed(result.getPostCommitSnapshot().orElse(null));
-        long attempts =
-            result.getTransactionReport().getTransactionMetrics().getNumCommitAttempts();
-        return new Committed(
-            result.getVersion(), txnVersion, (int) Math.max(0, attempts - 1), attempt - 1, 0, 0);
-      } catch (ConcurrentTransactionException e) {
-        Snapshot reloaded = snapshots.reload();
-        return new AlreadyCommitted(
-            reloaded.getVersion(), snapshots.transactionVersion(appId), attempt - 1);
-      } catch (ConcurrentWriteException e) {
-        snapshots.reload();
-        if (attempt >= MAX_CONFLICT_ATTEMPTS) {
-          return new Conflicted(attempt, e);
-        }
-      } catch (CommitStateUnknownException e) {
-        Snapshot reloaded = snapshots.reload();
-        if (snapshots.transactionVersion(appId) >= txnVersion) {
-          return new Committed(reloaded.getVersion(), txnVersion, attempt, attempt - 1, 0, 0);
-        }
-        if (attempt >= MAX_CONFLICT_ATTEMPTS) {
-          return new Failed(e);
-        }
-      } catch (RuntimeException e) {
-        return new Failed(e);
-      }
-    }
-  }
-
-  /** {@code actions} as Kernel commits them: iterable more than once. */
-  private static CloseableIterable<Row> rows(List<Row> actions) {
-    return new CloseableIterable<>() {
-      @Override
-      public CloseableIterator<Row> iterator() {
-        return Utils.toCloseableIterator(actions.iterator());
-      }
-
-      @Override
-      public void close() {}
-    };
+    return new TruncateCommit(tableName, engine, snapshots, maxCommitRetries)
+        .commit(appId, txnVersion);
   }
 
   private void checkFilesFit(Snapshot snapshot, Iterable<DataFile> files) {

@@ -45,6 +45,7 @@ public final class DynamicDeltaSinkBuilder<T> {
       List.of(
           DynamicSinkOptions.COMMIT_PARALLELISM,
           DynamicSinkOptions.MAX_CACHED_TABLES,
+          DynamicSinkOptions.FOLLOW_INTERVAL,
           DynamicSinkOptions.REFUSED_RECORDS,
           DynamicSinkOptions.DEAD_LETTER_TABLE);
 

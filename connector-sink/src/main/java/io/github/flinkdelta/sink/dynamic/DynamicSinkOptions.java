@@ -4,6 +4,7 @@
  */
 package io.github.flinkdelta.sink.dynamic;
 
+import java.time.Duration;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -44,6 +45,18 @@ public final class DynamicSinkOptions {
               "Tables a writer subtask keeps resolved, and the committer keeps open, at most; the"
                   + " table used least recently is closed first (a writer first completes its"
                   + " open files). Set it at or above the number of tables written at once.");
+
+  public static final ConfigOption<Duration> FOLLOW_INTERVAL =
+      ConfigOptions.key("sink.dynamic.follow-interval")
+          .durationType()
+          .defaultValue(Duration.ofSeconds(10))
+          .withDescription(
+              "How often, at most, each upsert writer subtask reads a keyed table's new versions"
+                  + " to take other writers' changes (Spark's DELETE, MERGE or OPTIMIZE, say)"
+                  + " into its key index. Each read loads the table's latest snapshot, so with"
+                  + " many tables it costs more than the writing; commits stay exact however"
+                  + " long the interval, as each commit settles the keys it touches against"
+                  + " other writers' versions since the index's.");
 
   public static final ConfigOption<RefusedRecordPolicy> REFUSED_RECORDS =
       ConfigOptions.key("sink.dynamic.refused-records")

@@ -201,6 +201,7 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
                   filePrefix,
                   false),
           followers,
+          config.sinkOptions().get(DynamicSinkOptions.FOLLOW_INTERVAL),
           compactions);
       table = new Upserts(prefix, writer);
       tables.put(name, table);

@@ -11,6 +11,7 @@ import io.github.flinkdelta.sink.internal.BackgroundThreads;
 import io.github.flinkdelta.sink.internal.ConnectorClassLoader;
 import io.github.flinkdelta.sink.internal.DeltaSinkConfig;
 import io.github.flinkdelta.sink.internal.SinkErrors;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -44,6 +45,7 @@ final class IndexFollower implements AutoCloseable {
   private final String appId;
   private final ExecutorService executor;
   private final boolean ownsExecutor;
+  private final long minIntervalNanos;
   private final AtomicBoolean running = new AtomicBoolean();
   private final AtomicReference<KeyChanges> ready = new AtomicReference<>();
   private final AtomicReference<RuntimeException> lastFailure = new AtomicReference<>();
@@ -51,12 +53,17 @@ final class IndexFollower implements AutoCloseable {
   private volatile boolean closing;
   private volatile DeltaTable table;
 
+  /** When the last read was started; reads start no more often than the minimum interval. */
+  private long lastStarted;
+
+  private boolean started;
+
   /**
    * @param appId the sink's app id, whose versions hold rows the index has already; null when
    *     unknown
    */
   IndexFollower(DeltaSinkConfig config, int subtask, IndexKeys keys, String appId) {
-    this(config, subtask, keys, appId, ownThread(config, subtask), true);
+    this(config, subtask, keys, appId, ownThread(config, subtask), true, Duration.ZERO);
   }
 
   /**
@@ -64,6 +71,8 @@ final class IndexFollower implements AutoCloseable {
    *     unknown
    * @param executor where reads run
    * @param ownsExecutor whether closing the follower stops {@code executor}
+   * @param minInterval the least time between the starts of two reads: each loads the table's
+   *     latest snapshot, which a subtask writing many tables cannot afford at every checkpoint
    */
   IndexFollower(
       DeltaSinkConfig config,
@@ -71,8 +80,10 @@ final class IndexFollower implements AutoCloseable {
       IndexKeys keys,
       String appId,
       ExecutorService executor,
-      boolean ownsExecutor) {
+      boolean ownsExecutor,
+      Duration minInterval) {
     this.config = config;
+    this.minIntervalNanos = minInterval.toNanos();
     this.subtask = subtask;
     this.keys = keys;
     this.appId = appId;
@@ -93,11 +104,20 @@ final class IndexFollower implements AutoCloseable {
         });
   }
 
-  /** Starts reading the changes after {@code indexVersion}, unless a read runs or waits. */
+  /**
+   * Starts reading the changes after {@code indexVersion}, unless a read runs or waits, or the last
+   * started less than the minimum interval ago.
+   */
   void request(long indexVersion) {
-    if (closing || ready.get() != null || !running.compareAndSet(false, true)) {
+    long now = System.nanoTime();
+    if (closing
+        || ready.get() != null
+        || (started && now - lastStarted < minIntervalNanos)
+        || !running.compareAndSet(false, true)) {
       return;
     }
+    started = true;
+    lastStarted = now;
     executor.execute(() -> read(indexVersion));
   }
 

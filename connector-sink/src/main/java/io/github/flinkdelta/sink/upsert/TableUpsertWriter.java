@@ -20,6 +20,7 @@ import io.github.flinkdelta.sink.internal.SinkErrors;
 import io.github.flinkdelta.sink.writer.DeltaSinkWriterMetrics;
 import io.github.flinkdelta.sink.writer.DeltaWriteResult;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -202,13 +203,15 @@ public final class TableUpsertWriter implements AutoCloseable {
    * Opens the writer's files, its compaction and the follower of the table's log.
    *
    * @param operatorMetrics the operator's metric group, under which the table's metrics go
-   * @param followers where the follower's reads run; null for a thread of the table's own
+   * @param followers where the follower's reads run, each at least {@code followInterval} after the
+   *     one before; null for a thread of the table's own, which reads at every checkpoint
    * @param compactions where the compaction's runs go; null for a thread of the table's own
    */
   public void open(
       MetricGroup operatorMetrics,
       FileWriterFactory fileWriters,
       ExecutorService followers,
+      Duration followInterval,
       ExecutorService compactions) {
     // A fresh prefix per writer instance keeps file names unique across subtasks and restarts.
     this.filePrefix = String.format("part-%05d-%s", subtask, java.util.UUID.randomUUID());
@@ -229,7 +232,7 @@ public final class TableUpsertWriter implements AutoCloseable {
     follower =
         followers == null
             ? new IndexFollower(config, subtask, keys, appId)
-            : new IndexFollower(config, subtask, keys, appId, followers, false);
+            : new IndexFollower(config, subtask, keys, appId, followers, false, followInterval);
     moves = new KeyIndexMoves(config, subtask);
     follower.request(indexVersion);
   }

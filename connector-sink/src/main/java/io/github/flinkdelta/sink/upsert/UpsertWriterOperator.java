@@ -11,6 +11,7 @@ import io.github.flinkdelta.sink.writer.DeltaWriteResult;
 import io.github.flinkdelta.sink.writer.DeltaWriteResultSerializer;
 import io.github.flinkdelta.sink.writer.WriteResultRows;
 import java.io.IOException;
+import java.time.Duration;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.runtime.state.KeyGroupRange;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
@@ -116,6 +117,7 @@ public final class UpsertWriterOperator extends AbstractStreamOperator<RowData>
                 prefix,
                 false),
         null,
+        Duration.ZERO,
         null);
   }
 

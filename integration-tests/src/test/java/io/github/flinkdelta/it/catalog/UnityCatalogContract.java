@@ -13,11 +13,13 @@ import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.it.dynamic.ChangelogTables;
+import io.github.flinkdelta.it.support.Await;
 import io.github.flinkdelta.it.support.CatalogReads;
 import io.github.flinkdelta.it.support.Changelog;
 import io.github.flinkdelta.it.support.FailingMapper;
 import io.github.flinkdelta.it.support.FaultCounter;
 import io.github.flinkdelta.it.support.FlinkCluster;
+import io.github.flinkdelta.it.support.IndexGate;
 import io.github.flinkdelta.it.support.TestRows;
 import io.github.flinkdelta.it.support.UpsertAssert;
 import io.github.flinkdelta.sink.DeltaSink;
@@ -34,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
@@ -157,9 +160,12 @@ abstract class UnityCatalogContract {
     Changelog changelog = new Changelog(200);
     long changes = 4_000;
     StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(150).restarts(4).env();
-    // Slow enough for a few dozen checkpoints, so that the writers' compactions land.
+    // Slow enough for a few dozen checkpoints, each writing files of every bucket; the source
+    // waits before its last change until a writer's compaction is committed (checkpoints, and
+    // with them the writers' compactions, go on meanwhile), however slow the machine.
+    IndexGate gate = IndexGate.before(shared, changes - 1);
     changelog
-        .source(env, 0, changes, 1_000)
+        .source(env, 0, changes, gate, 1_000)
         .map(new FailingMapper(injected, 2, 1_500))
         .setParallelism(1)
         .returns(InternalTypeInfo.of(Changelog.TYPE))
@@ -176,15 +182,22 @@ abstract class UnityCatalogContract {
                 .option(DeltaSinkOptions.COMPACTION_TRIGGER_COMMITS, 2)
                 .option(DeltaSinkOptions.COMPACTION_MIN_INPUT_FILES, 2)
                 .build());
-    env.execute("contract: upserts");
+    JobClient job = env.executeAsync("contract: upserts");
+    Await.until(
+        job,
+        "a writer's compaction committed, the source at its gate",
+        () ->
+            gate.holds()
+                && CatalogReads.dataFilesOfEveryVersion(connection(), table, storageOptions())
+                    .stream()
+                    .anyMatch(path -> path.contains("-compacted-")));
+    gate.open();
+    job.getJobExecutionResult().get();
 
     assertThat(injected.count()).isEqualTo(2);
     CatalogReads.Read read = CatalogReads.read(connection(), table, storageOptions());
     assertThat(read.rows())
         .containsExactlyInAnyOrderElementsOf(Changelog.rows(changelog.expected(changes)));
-    assertThat(read.dataFiles())
-        .as("files a writer's compaction wrote, in the catalog's latest version")
-        .anyMatch(path -> path.contains("-compacted-"));
     assertThat(readBounded(table))
         .as("the source's read of the catalog's latest version, deletion vectors applied")
         .containsExactlyInAnyOrderElementsOf(Changelog.rows(changelog.expected(changes)));

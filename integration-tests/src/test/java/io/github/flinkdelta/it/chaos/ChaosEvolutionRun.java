@@ -250,7 +250,7 @@ final class ChaosEvolutionRun {
         .map(gate.probe())
         .uid("phase-probe")
         .returns(type)
-        .map(new ChaosMapper(writerFailures))
+        .map(new ChaosMapper<>(writerFailures))
         .uid("chaos-mapper")
         .returns(type)
         .sinkTo(sink)

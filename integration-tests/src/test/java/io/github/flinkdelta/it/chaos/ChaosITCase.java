@@ -16,6 +16,7 @@ import io.github.flinkdelta.it.support.PhaseGate;
 import io.github.flinkdelta.it.support.S3FaultInterceptor;
 import io.github.flinkdelta.it.support.TestRows;
 import io.github.flinkdelta.it.support.UpsertAssert;
+import io.github.flinkdelta.kafkatestkit.KafkaBroker;
 import io.github.flinkdelta.s3testkit.CredentialEnforcingProxy;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.DeltaSinkOptions;
@@ -78,6 +79,11 @@ import org.junit.jupiter.api.io.TempDir;
  * through the catalog ({@link ChaosForeignWriter}); the table must equal the changelog's replay
  * with the statements (one row per live key, each with its last value). CI runs it on {@link
  * #UPSERT_SEED}, certain to fire every kind; {@code -Dchaos.seed} replays another.
+ *
+ * <p>And one run takes a database's Debezium change events from a real Kafka broker into one
+ * managed table per source table through the dynamic sink ({@link ChaosDynamicRun}), on the upsert
+ * run's seed, with a failure right after the source adds a column and one right after a table
+ * appears.
  */
 class ChaosITCase {
 
@@ -329,6 +335,48 @@ class ChaosITCase {
     }
   }
 
+  @Test
+  void aDatabasesChangeEventsFromKafkaUnderRandomFaultsLandExactlyInTheirTables(
+      @InjectMiniCluster MiniCluster cluster) throws Exception {
+    Long replay = Long.getLong("chaos.seed");
+    long seed = replay != null ? replay : UPSERT_SEED;
+    ChaosDynamicRun.Result result;
+    try (KafkaBroker kafka = KafkaBroker.start(s3Directory.resolve("kafka"))) {
+      result = new ChaosDynamicRun(FLINK, cluster, TASK_MANAGERS, shared, storage, kafka).run(seed);
+    }
+    System.out.printf(
+        "Chaos dynamic run (seed %d): %d events; rows read %s; faults %s, failures after a new"
+            + " shape %d, S3 requests faulted %d, S3 requests refused as expired %d%n",
+        seed,
+        result.events(),
+        result.reads().entrySet().stream()
+            .map(e -> e.getKey() + "=" + e.getValue().rows().size())
+            .toList(),
+        result.faults(),
+        result.shapeFailures(),
+        result.s3RequestsFaulted(),
+        result.refusedExpired());
+    String what = "seed " + seed + " (replay: -Dchaos.seed=" + seed + ")";
+    assertThat(result.expected()).containsOnlyKeys("shop.orders", "shop.customers", "shop.returns");
+    result
+        .expected()
+        .forEach(
+            (table, rows) -> {
+              UpsertAssert.assertRows(result.reads().get(table).rows(), rows, table + ", " + what);
+              assertThat(result.missingVersions().get(table))
+                  .as("versions missing in %s, %s", table, what)
+                  .isEmpty();
+            });
+    assertThat(result.reads().get("shop.orders").schema().fieldNames())
+        .containsExactly("id", "item", "qty", "note");
+    assertThat(result.shapeFailures()).as("failures after a new shape, %s", what).isEqualTo(2);
+    assertThat(result.refusedExpired()).as("S3 requests refused as expired, %s", what).isZero();
+    assertThat(result.faults().totalFired()).as("faults fired, %s", what).isPositive();
+    if (replay == null) {
+      assertThat(result.faults().neverFired()).as("kinds that never fired, %s", what).isEmpty();
+    }
+  }
+
   private static long directMemoryUsed() {
     return java.lang.management.ManagementFactory.getPlatformMXBeans(
             java.lang.management.BufferPoolMXBean.class)
@@ -363,7 +411,7 @@ class ChaosITCase {
           new UnityCatalogConnection(server.uri(), Secret.of(TOKEN));
       StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(200).restarts(1_000).env();
       TestRows.source(env, count, ChaosSchedule.ROWS_PER_SECOND, BUCKETS)
-          .map(new ChaosMapper(writerFailures))
+          .map(new ChaosMapper<>(writerFailures))
           .returns(InternalTypeInfo.of(TestRows.TYPE))
           .sinkTo(
               DeltaSink.builder()

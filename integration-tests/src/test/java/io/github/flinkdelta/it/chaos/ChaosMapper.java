@@ -7,14 +7,13 @@ package io.github.flinkdelta.it.chaos;
 import io.github.flinkdelta.it.support.FaultCounter;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.table.data.RowData;
 
 /**
- * Passes rows to the writer it is chained with, and throws when armed: the task fails while the
- * writer has files open, mid-file. Armed from the test thread (the MiniCluster runs in its JVM);
- * each failure thrown is counted in {@code fired}, which the test reads.
+ * Passes rows (or records of any kind) to the writer it is chained with, and throws when armed: the
+ * task fails while the writer has files open, mid-file. Armed from the test thread (the MiniCluster
+ * runs in its JVM); each failure thrown is counted in {@code fired}, which the test reads.
  */
-final class ChaosMapper implements MapFunction<RowData, RowData> {
+final class ChaosMapper<T> implements MapFunction<T, T> {
 
   private static final AtomicInteger ARMED = new AtomicInteger();
 
@@ -35,7 +34,7 @@ final class ChaosMapper implements MapFunction<RowData, RowData> {
   }
 
   @Override
-  public RowData map(RowData row) {
+  public T map(T row) {
     if (ARMED.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
       fired.fire();
       throw new IllegalStateException("Injected writer failure (chaos)");

@@ -96,6 +96,20 @@ final class ChaosStorage implements AutoCloseable {
               .findFirst()
               .orElseThrow();
     }
+    return missingVersionsIn(log, latest);
+  }
+
+  /**
+   * Versions 0..latest of the table at {@code location} (an {@code s3://chaos/...} URI, as the
+   * catalog gives it) with neither a published nor a staged commit file.
+   */
+  List<Long> missingVersionsAt(String location, long latest) throws IOException {
+    String path = URI.create(location).getPath().replaceFirst("^/", "");
+    return missingVersionsIn(
+        s3.bucketDirectory(BUCKET).resolve(path).resolve("_delta_log"), latest);
+  }
+
+  private static List<Long> missingVersionsIn(Path log, long latest) throws IOException {
     List<String> names;
     try (Stream<Path> files = Files.walk(log)) {
       names = files.map(p -> p.getFileName().toString()).toList();

@@ -101,7 +101,7 @@ final class ChaosUpsertRun {
       changelog
           .source(env, 0, changes, ChaosSchedule.ROWS_PER_SECOND)
           // One mapper after the one source reader: the changes of a key keep their order.
-          .map(new ChaosMapper(writerFailures))
+          .map(new ChaosMapper<>(writerFailures))
           .setParallelism(1)
           .returns(InternalTypeInfo.of(Changelog.TYPE))
           .sinkTo(

@@ -26,23 +26,11 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.RichMapFunction;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.connector.kafka.source.KafkaSource;
-import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
-import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.testutils.junit.SharedObjectsExtension;
 import org.apache.flink.util.CloseableIterator;
-import org.apache.flink.util.Collector;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -87,23 +75,17 @@ class DynamicKafkaDebeziumITCase {
   void aDatabasesChangeEventsFromKafkaLandInOneManagedTableEachExactlyOnce() throws Exception {
     long count = 8_000;
     ShopEvents events = new ShopEvents(count);
-    produce(events, count);
+    ShopTopic topic = ShopTopic.produce(kafka, TOPIC, events, count);
     UnityCatalogServer server = catalog.server();
     UnityCatalogConnection connection = new UnityCatalogConnection(server.uri(), Secret.of(TOKEN));
 
-    KafkaSource<DebeziumMessage> changes =
-        KafkaSource.<DebeziumMessage>builder()
-            .setBootstrapServers(kafka.bootstrapServers())
-            .setTopics(TOPIC)
-            .setGroupId("delta-dynamic-it")
-            .setStartingOffsets(OffsetsInitializer.earliest())
-            .setBounded(OffsetsInitializer.latest())
-            .setDeserializer(new DebeziumRecords())
-            .build();
     StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).restarts(5).env();
     // Kafka keeps each key's events in order in its partition, and the sink keeps them from there
     // to their table's writer: no shuffle before the sink.
-    env.fromSource(changes, WatermarkStrategy.noWatermarks(), "debezium events from kafka")
+    env.fromSource(
+            topic.source("delta-dynamic-it"),
+            WatermarkStrategy.noWatermarks(),
+            "debezium events from kafka")
         .map(new FailTwice(injected))
         .sinkTo(
             DeltaSink.dynamic(DebeziumJson.tables("{db}.{table}"))
@@ -134,25 +116,6 @@ class DynamicKafkaDebeziumITCase {
         "the project's source's read of main.shop.orders");
   }
 
-  /** Writes the events to the topic (four partitions, the events' keys choosing them). */
-  private static void produce(ShopEvents events, long count) throws Exception {
-    try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-      admin.createTopics(List.of(new NewTopic(TOPIC, 4, (short) 1))).all().get();
-    }
-    Map<String, Object> config =
-        Map.of(
-            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-            ProducerConfig.ACKS_CONFIG, "all",
-            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName(),
-            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
-      for (long i = 0; i < count; i++) {
-        DebeziumMessage event = events.event(i);
-        producer.send(new ProducerRecord<>(TOPIC, event.key(), event.value())).get();
-      }
-    }
-  }
-
   private static List<List<Object>> readThroughTheSource(
       UnityCatalogConnection connection, String table) throws Exception {
     DeltaSource source =
@@ -168,20 +131,6 @@ class DynamicKafkaDebeziumITCase {
       rows.forEachRemaining(row -> read.add(TestRows.values(row, type)));
     }
     return read;
-  }
-
-  /** A Kafka record as the Debezium generator takes it: its key and value, as they are. */
-  private static final class DebeziumRecords
-      implements KafkaRecordDeserializationSchema<DebeziumMessage> {
-    @Override
-    public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<DebeziumMessage> out) {
-      out.collect(new DebeziumMessage(record.key(), record.value()));
-    }
-
-    @Override
-    public TypeInformation<DebeziumMessage> getProducedType() {
-      return TypeInformation.of(DebeziumMessage.class);
-    }
   }
 
   /**

@@ -160,7 +160,7 @@ class DynamicTruncationITCase {
         FLINK.job().checkpointEveryMillis(100).parallelism(1).env();
     TestRows.source(dropping, 100, 1_000, BUCKETS)
         .sinkTo(
-            DeltaSink.dynamic(new Dropping())
+            DeltaSink.dynamic(Truncating.dropping())
                 .tableRoot(dir.resolve("dropping").toUri().toString())
                 .option(DynamicSinkOptions.TABLE_EVENTS, TableEventPolicy.APPLY)
                 .build());
@@ -240,25 +240,23 @@ class DynamicTruncationITCase {
     }
   }
 
-  /** Rows of one table, truncated at the source after row 49. */
+  /** Rows of one table, truncated (or dropped) at the source after row 49. */
   private static final class Truncating implements DynamicRecordGenerator<RowData> {
+    private final boolean drops;
     private transient DynamicTable table;
 
-    @Override
-    public void generate(RowData row, Output out) throws Exception {
-      if (table == null) {
-        table = DynamicTable.of("db.events", TestRows.TYPE);
-      }
-      out.collect(new DynamicRecord(table, row));
-      if (row.getLong(0) == 49) {
-        out.apply(TableChange.truncateTable("db.events"));
-      }
+    Truncating() {
+      this(false);
     }
-  }
 
-  /** Rows of one table, dropped at the source after row 49. */
-  private static final class Dropping implements DynamicRecordGenerator<RowData> {
-    private transient DynamicTable table;
+    private Truncating(boolean drops) {
+      this.drops = drops;
+    }
+
+    /** The same rows, the table dropped after row 49 instead. */
+    static Truncating dropping() {
+      return new Truncating(true);
+    }
 
     @Override
     public void generate(RowData row, Output out) throws Exception {
@@ -267,7 +265,8 @@ class DynamicTruncationITCase {
       }
       out.collect(new DynamicRecord(table, row));
       if (row.getLong(0) == 49) {
-        out.apply(TableChange.dropTable("db.events"));
+        out.apply(
+            drops ? TableChange.dropTable("db.events") : TableChange.truncateTable("db.events"));
       }
     }
   }

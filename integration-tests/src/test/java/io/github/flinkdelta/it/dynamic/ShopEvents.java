@@ -20,15 +20,15 @@ import java.util.TreeMap;
  * middle on, orders carry a column {@code note} the source added, and from three quarters on, a
  * table {@code shop.returns} appears. {@link #expected} replays the events.
  */
-final class ShopEvents implements Serializable {
+public final class ShopEvents implements Serializable {
 
   private final long count;
 
-  ShopEvents(long count) {
+  public ShopEvents(long count) {
     this.count = count;
   }
 
-  DebeziumMessage event(long i) {
+  public DebeziumMessage event(long i) {
     if (i % 5 == 4) {
       return message(
           "customers",
@@ -74,7 +74,7 @@ final class ShopEvents implements Serializable {
   }
 
   /** The rows each table holds once the events below {@code count} are written, by table. */
-  Map<String, Map<Long, List<Object>>> expected() {
+  public Map<String, Map<Long, List<Object>>> expected() {
     Map<String, Map<Long, List<Object>>> tables = new LinkedHashMap<>();
     tables.put("shop.orders", new TreeMap<>());
     tables.put("shop.customers", new TreeMap<>());

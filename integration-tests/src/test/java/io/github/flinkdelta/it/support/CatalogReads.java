@@ -16,6 +16,7 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.github.flinkdelta.core.catalog.SnapshotSource;
+import io.github.flinkdelta.core.catalog.TableHistory;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
@@ -33,6 +34,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 
 /** Reads a Unity Catalog table back the way a catalog-aware reader does. */
@@ -75,6 +78,26 @@ public final class CatalogReads {
           snapshot.getSchema(),
           dataFiles(engine, snapshot));
     }
+  }
+
+  /**
+   * The paths of the data files of every version of the table, from 0 to the catalog's latest, as
+   * their add actions name them: files a later version removed too.
+   */
+  public static Set<String> dataFilesOfEveryVersion(
+      UnityCatalogConnection connection, String name, Map<String, String> storageOptions) {
+    UnityCatalogTableLocator locator =
+        new UnityCatalogTableLocator(connection, table(connection, name));
+    Configuration conf = locator.storageConf(HadoopConfigurations.of(storageOptions));
+    Engine engine = DefaultEngine.create(conf);
+    Set<String> paths = new TreeSet<>();
+    try (TableHistory history = locator.history(conf)) {
+      long latest = history.latest(engine).getVersion();
+      for (long version = 0; version <= latest; version++) {
+        paths.addAll(dataFiles(engine, history.atVersion(engine, version)));
+      }
+    }
+    return paths;
   }
 
   /** The paths of the snapshot's data files, as its add actions name them. */

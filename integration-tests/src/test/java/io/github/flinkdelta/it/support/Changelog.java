@@ -115,6 +115,25 @@ public final class Changelog implements java.io.Serializable {
         .uid("changelog");
   }
 
+  /**
+   * As {@link #source(StreamExecutionEnvironment, long, long, double)}, held by {@code gate} before
+   * its element in every attempt ({@link IndexGate}).
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public DataStream<RowData> source(
+      StreamExecutionEnvironment env, long from, long count, IndexGate gate, double perSecond) {
+    GeneratorFunction<Long, Long> indexes = gate.indexes();
+    DataGeneratorSource<RowData> source =
+        new DataGeneratorSource<>(
+            i -> change(from + indexes.map(i)),
+            count,
+            (RateLimiterStrategy) gate.limiter(perSecond),
+            InternalTypeInfo.of(TYPE));
+    return env.fromSource(source, WatermarkStrategy.noWatermarks(), "changelog")
+        .setParallelism(1)
+        .uid("changelog");
+  }
+
   /** The rows after changes {@code 0 .. count - 1}, by key. */
   public Map<Long, List<Object>> expected(long count) {
     return expected(Map.of(), 0, count);

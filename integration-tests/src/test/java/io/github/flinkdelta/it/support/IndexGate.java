@@ -56,7 +56,13 @@ public final class IndexGate implements Serializable {
   /** The generator's rate limiter, which holds it before element {@code at}. */
   @SuppressWarnings("rawtypes")
   public RateLimiterStrategy limiter() {
-    return new Strategy(this);
+    return new Strategy(this, 0);
+  }
+
+  /** As {@link #limiter()}, at most {@code perSecond} elements a second before the gate. */
+  @SuppressWarnings("rawtypes")
+  public RateLimiterStrategy limiter(double perSecond) {
+    return new Strategy(this, perSecond);
   }
 
   /** Whether the generator has reached the gate while it is closed. */
@@ -69,19 +75,26 @@ public final class IndexGate implements Serializable {
     opened.get().complete(null);
   }
 
+  /**
+   * @param perSecond the pace before the gate; 0 for none
+   */
   @SuppressWarnings("rawtypes")
-  private record Strategy(IndexGate gate) implements RateLimiterStrategy {
+  private record Strategy(IndexGate gate, double perSecond) implements RateLimiterStrategy {
     @Override
     public RateLimiter createRateLimiter(int parallelism) {
       // A new attempt's reader generates from its restored position on; until it has, the last
       // index of the attempt before does not hold it.
       gate.last.get().set(-1);
-      return new Limiter(gate);
+      return new Limiter(
+          gate,
+          perSecond > 0
+              ? RateLimiterStrategy.perSecond(perSecond).createRateLimiter(parallelism)
+              : null);
     }
   }
 
   @SuppressWarnings("rawtypes")
-  private record Limiter(IndexGate gate) implements RateLimiter {
+  private record Limiter(IndexGate gate, RateLimiter pace) implements RateLimiter {
 
     // Flink 2.2 and later call acquire(int); earlier lines call acquire().
     public CompletionStage<Void> acquire(int permits) {
@@ -89,12 +102,22 @@ public final class IndexGate implements Serializable {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public CompletionStage<Void> acquire() {
       CompletableFuture<Void> opened = gate.opened.get();
       if (opened.isDone() || gate.last.get().get() + 1 < gate.at) {
-        return CompletableFuture.completedFuture(null);
+        return pace == null
+            ? CompletableFuture.completedFuture(null)
+            : (CompletionStage<Void>) pace.acquire();
       }
       return opened;
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {
+      if (pace != null) {
+        pace.notifyCheckpointComplete(checkpointId);
+      }
     }
   }
 }
