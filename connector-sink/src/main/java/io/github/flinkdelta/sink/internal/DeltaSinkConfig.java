@@ -13,6 +13,7 @@ import io.github.flinkdelta.core.write.FileLayout;
 import io.github.flinkdelta.core.write.FileWriteOptions;
 import io.github.flinkdelta.sink.DeltaSinkOptions;
 import java.io.Serializable;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.flink.annotation.Internal;
@@ -54,6 +55,19 @@ public record DeltaSinkConfig(
     DeltaSinkOptions.KeyIndex keyIndex,
     String defaultAppId)
     implements Serializable {
+
+  /**
+   * Distinct storage options seen last: a job has a few; tables rarely have options of their own.
+   */
+  private static final int MAX_HADOOP_CONFS = 64;
+
+  private static final Map<Map<String, String>, Configuration> HADOOP_CONFS =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Map<String, String>, Configuration> eldest) {
+          return size() > MAX_HADOOP_CONFS;
+        }
+      };
 
   /** In-job compaction: what a run rewrites, and when runs start. */
   public record Compaction(CompactionOptions options, CompactionTrigger trigger)
@@ -100,7 +114,9 @@ public record DeltaSinkConfig(
     return table.name();
   }
 
-  /** A fresh Hadoop configuration carrying the storage options. */
+  /**
+   * The Hadoop configuration carrying the storage options, shared and never changed (see below).
+   */
   public Configuration hadoopConf() {
     return hadoopConf(hadoopOptions);
   }
@@ -113,8 +129,25 @@ public record DeltaSinkConfig(
     return table.storageConf(hadoopConf());
   }
 
+  /**
+   * The Hadoop configuration of {@code options}, one instance for equal options in this class
+   * loader: each holds its own copy of Hadoop's defaults (a thousand entries in two maps), and a
+   * sink's operators open each table several times, so a dynamic sink's thousand tables held
+   * thousands of copies. Callers only read it; one that sets options copies it first.
+   */
   public static Configuration hadoopConf(Map<String, String> options) {
-    return HadoopConfigurations.of(options);
+    Map<String, String> key = Map.copyOf(options);
+    synchronized (HADOOP_CONFS) {
+      Configuration shared = HADOOP_CONFS.get(key);
+      if (shared != null) {
+        return shared;
+      }
+    }
+    Configuration made = HadoopConfigurations.of(key);
+    synchronized (HADOOP_CONFS) {
+      Configuration raced = HADOOP_CONFS.putIfAbsent(key, made);
+      return raced != null ? raced : made;
+    }
   }
 
   @Override
