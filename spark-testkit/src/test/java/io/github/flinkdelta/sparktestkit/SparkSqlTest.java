@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -51,8 +52,14 @@ import org.junit.jupiter.api.io.TempDir;
  *       3, writer 7). Its message says to wait for delta.logRetentionDuration (30 days) or to
  *       repeat the command after 24 hours.
  * </ul>
+ *
+ * <p>The two DROP FEATURE tests take two minutes and only record Spark's behaviour (what the sink
+ * relies on of it, {@code UpsertBesideSparkITCase} tests), so they run on request: {@code
+ * -Dspark.behaviour.tests=true}.
  */
 class SparkSqlTest {
+
+  private static final String BEHAVIOUR_TESTS = "spark.behaviour.tests";
 
   @TempDir static Path directory;
   private static SparkSql spark;
@@ -189,6 +196,7 @@ class SparkSqlTest {
   }
 
   @Test
+  @EnabledIfSystemProperty(named = BEHAVIOUR_TESTS, matches = "true")
   void dropFeatureDeletionVectorsPurgesThemAndProtectsTheHistoryWithoutAWait() throws Exception {
     String table = table("drop_dv");
     createWithDeletionVectors(table);
@@ -238,6 +246,7 @@ class SparkSqlTest {
   }
 
   @Test
+  @EnabledIfSystemProperty(named = BEHAVIOUR_TESTS, matches = "true")
   void dropFeatureWithTruncateHistoryCleansUpButWaitsForTheRetentionPeriod() {
     String table = table("truncate_dv");
     createWithDeletionVectors(table);
