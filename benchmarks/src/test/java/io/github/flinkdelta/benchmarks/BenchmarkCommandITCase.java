@@ -19,7 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The benchmark command on small sizes, so that it keeps working: every contender runs and lands
  * every row (each run checks its Parquet row count against the rows generated), and the results
  * carry the fields the README promises. The figures themselves are not asserted: speed is measured
- * by the command, never by a test.
+ * by the command, never by a test. This class takes the append comparison, the measurements and
+ * compaction; {@link KeyedAndReadSectionsITCase} the sections of keyed, read and dynamic tables, in
+ * a JVM of its own beside this one.
  */
 class BenchmarkCommandITCase {
 
@@ -128,78 +130,6 @@ class BenchmarkCommandITCase {
   }
 
   /**
-   * The upsert section scaled down (a changelog of 20,000 changes over 2,000 keys, an index built
-   * on a table of 20,000 rows) and a short upsert soak: every contender's table holds exactly the
-   * live keys the changelog leaves (a run of this sink fails otherwise, a peer's says so in {@code
-   * exact}), and the figures the README promises are there.
-   */
-  @Test
-  void upsertsRunOnASmallChangelog() throws Exception {
-    BenchmarkMain.main(
-        new String[] {
-          "--sections",
-          "upsert",
-          "--changes",
-          "20000",
-          "--keys",
-          "2000",
-          "--index-rows",
-          "0",
-          "--upsert-state-backends",
-          "hashmap",
-          "--out",
-          out.toString()
-        });
-
-    Map<String, Object> upserts =
-        new ObjectMapper()
-            .readValue(
-                out.resolve("benchmark-upserts.json").toFile(),
-                new TypeReference<Map<String, Object>>() {});
-    @SuppressWarnings("unchecked")
-    List<Map<String, Object>> runs = (List<Map<String, Object>>) upserts.get("runs");
-    assertThat(runs)
-        .extracting(r -> r.get("contender"))
-        .containsExactlyElementsOf(UpsertContender.NAMES);
-    for (Map<String, Object> run : runs) {
-      assertThat(run)
-          .containsKeys(
-              "changes_per_second",
-              "cpu_us_per_change",
-              "read_ms",
-              "data_files",
-              "delete_files",
-              "peak_heap_after_gc_mb")
-          .containsEntry("changes", 20_000)
-          .containsEntry("exact", true);
-      assertThat(run.get("rows_read")).isEqualTo(run.get("live_keys_expected"));
-    }
-    assertThat(((Number) runs.get(0).get("index_state_bytes_per_live_key")).doubleValue())
-        .isPositive();
-    assertThat(upserts.get("index_build")).isNull();
-  }
-
-  /**
-   * The upsert section's index build on a table of 20,000 rows, and the soak's upsert flavour for
-   * five seconds: both tables hold exactly the live keys.
-   */
-  @Test
-  void anIndexBuildAndAnUpsertSoakRun() throws Exception {
-    Path work = Files.createDirectories(out.resolve("work"));
-    Figures index = ChildRuns.child(IndexBuildRun.class, "1g", work, "20000", "2000");
-    UpsertReport.indexReadTimes(ChildRuns.logOf(IndexBuildRun.class, work, "20000", "2000"), index);
-    assertThat(index.values()).containsEntry("table_rows", 20_000);
-    assertThat(index.values().get("rows_read")).isEqualTo(index.values().get("live_keys_expected"));
-    assertThat(((Number) index.values().get("job_first_commit_ms")).longValue()).isPositive();
-    // Each of the two writers logs its read of the table's keys.
-    assertThat((List<?>) index.values().get("writer_key_read_ms")).hasSize(2);
-
-    Figures soak = ChildRuns.child(SoakRun.class, "512m", work, "5", "2000", "upsert");
-    assertThat(soak.values().get("rows_read")).isEqualTo(soak.values().get("live_keys_expected"));
-    assertThat((List<?>) soak.values().get("heap_mb_at_each_tenth")).hasSize(10);
-  }
-
-  /**
    * The compaction section scaled down (20 commits of 1,000 rows, a compaction every 4 commits):
    * every run reads back exactly the rows written (a run fails otherwise), the compacting stream
    * ran a compaction, and both targets are judged.
@@ -270,86 +200,6 @@ class BenchmarkCommandITCase {
     assertThat(targets)
         .hasSize(2)
         .allSatisfy(t -> assertThat(t.get("verdict")).isIn("met", "missed"));
-  }
-
-  /**
-   * The read section on 20,000 rows, one repetition, a continuous read of 3 versions and one of 4
-   * files on slowed S3: every reader on every scenario counted exactly the rows written (a run
-   * fails otherwise), the latency figures and their target are there, and the slow read's S3
-   * requests were slowed and its checkpoints measured.
-   */
-  @Test
-  void readsRunOnASmallTable() throws Exception {
-    BenchmarkMain.main(
-        new String[] {
-          "--sections",
-          "read",
-          "--read-rows",
-          "20000",
-          "--scenarios",
-          "partitioned",
-          "--repeats",
-          "1",
-          "--read-latency-versions",
-          "3",
-          "--slow-storage-files",
-          "4",
-          "--slow-storage-delay-ms",
-          "50",
-          "--out",
-          out.toString()
-        });
-
-    Map<String, Object> report =
-        new ObjectMapper()
-            .readValue(
-                out.resolve("benchmark-reads.json").toFile(),
-                new TypeReference<Map<String, Object>>() {});
-    @SuppressWarnings("unchecked")
-    List<Map<String, Object>> readers = (List<Map<String, Object>>) report.get("readers");
-    assertThat(readers)
-        .extracting(r -> r.get("scenario") + " " + r.get("reader"))
-        .containsExactlyInAnyOrder(
-            "partitioned delta-source", "partitioned iceberg-source", "partitioned parquet-files");
-    for (Map<String, Object> reader : readers) {
-      assertThat(reader).containsEntry("rows", 20_000).containsKey("cpu_ns_per_row");
-      assertThat(((Number) reader.get("rows_per_second")).doubleValue()).isPositive();
-    }
-    @SuppressWarnings("unchecked")
-    List<Map<String, Object>> ratios = (List<Map<String, Object>>) report.get("ratios");
-    assertThat(ratios)
-        .hasSize(1)
-        .allSatisfy(
-            r ->
-                assertThat(r)
-                    .containsKeys("delta-source / iceberg-source", "delta-source / parquet-files"));
-    @SuppressWarnings("unchecked")
-    Map<String, Object> latency = (Map<String, Object>) report.get("latency");
-    assertThat(latency).containsEntry("versions", 3).doesNotContainKey("failed");
-    for (String figure :
-        List.of(
-            "first_row_latency_p50_ms",
-            "first_row_latency_p99_ms",
-            "last_row_latency_p50_ms",
-            "last_row_latency_p99_ms")) {
-      assertThat(isFigure(latency.get(figure))).as(figure).isTrue();
-    }
-    @SuppressWarnings("unchecked")
-    List<Map<String, Object>> targets = (List<Map<String, Object>>) report.get("targets");
-    assertThat(targets)
-        .singleElement()
-        .satisfies(t -> assertThat(t.get("verdict")).isIn("met", "missed"));
-    @SuppressWarnings("unchecked")
-    List<Map<String, Object>> slowStorage = (List<Map<String, Object>>) report.get("slow_storage");
-    assertThat(slowStorage)
-        .singleElement()
-        .satisfies(
-            run -> {
-              assertThat(run).doesNotContainKey("failed").containsEntry("files", 4);
-              assertThat(((Number) run.get("s3_requests_delayed")).longValue()).isPositive();
-              assertThat(isFigure(run.get("checkpoint_p50_ms"))).isTrue();
-              assertThat(isFigure(run.get("alignment_max_ms"))).isTrue();
-            });
   }
 
   private static boolean isFigure(Object value) {
