@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.it.support.Await;
+import io.github.flinkdelta.it.support.CatalogReads;
 import io.github.flinkdelta.it.support.DeltaLogFiles;
 import io.github.flinkdelta.it.support.FaultCounter;
 import io.github.flinkdelta.it.support.FlinkCluster;
@@ -17,6 +18,7 @@ import io.github.flinkdelta.it.support.SharedSpark;
 import io.github.flinkdelta.it.support.TestRows;
 import io.github.flinkdelta.it.support.UpsertAssert;
 import io.github.flinkdelta.sink.DeltaSink;
+import io.github.flinkdelta.sink.dynamic.DynamicDeltaSinkBuilder;
 import io.github.flinkdelta.sink.dynamic.DynamicRecord;
 import io.github.flinkdelta.sink.dynamic.DynamicRecordGenerator;
 import io.github.flinkdelta.sink.dynamic.DynamicSinkOptions;
@@ -24,6 +26,10 @@ import io.github.flinkdelta.sink.dynamic.DynamicTable;
 import io.github.flinkdelta.sink.dynamic.TableChange;
 import io.github.flinkdelta.sink.dynamic.TableEventPolicy;
 import io.github.flinkdelta.sparktestkit.SparkSql;
+import io.github.flinkdelta.testkit.UnityCatalogServer;
+import io.github.flinkdelta.testkit.UnityCatalogServerExtension;
+import io.github.flinkdelta.uc.Secret;
+import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +37,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
@@ -52,7 +60,8 @@ import org.junit.jupiter.api.io.TempDir;
  * default, ignored on request, and truncations applied in order with the rows: every row before a
  * truncation gone, every row after it kept, on an appending table and on a table with a primary key
  * (whose upsert writers take the removed rows out of their key indexes), through failures right
- * after a truncation, read back through Kernel and delta-spark.
+ * after a truncation, read back through Kernel and delta-spark; on path tables and on Unity Catalog
+ * managed tables.
  */
 class DynamicTruncationITCase {
 
@@ -67,49 +76,24 @@ class DynamicTruncationITCase {
 
   @TempDir Path dir;
 
+  private static final String TOKEN = "uc-test-token";
+
+  @RegisterExtension
+  final UnityCatalogServerExtension catalog =
+      new UnityCatalogServerExtension(uc -> uc.token(TOKEN));
+
   @Test
   void truncationsRemoveEveryRowBeforeThemAndKeepEveryRowAfterThemThroughFailures()
       throws Exception {
-    // The generator waits before its last element until both truncations are committed, so that
-    // the input does not end in the checkpoint interval of one.
-    IndexGate gate = IndexGate.before(shared, COUNT - 1);
-    StreamExecutionEnvironment env =
-        FLINK.job().checkpointEveryMillis(100).restarts(5).parallelism(2).env();
-    env.fromSource(
-            new DataGeneratorSource<>(gate.indexes(), COUNT, gate.limiter(), Types.LONG),
-            WatermarkStrategy.noWatermarks(),
-            "indexes")
-        .setParallelism(1)
-        .sinkTo(
-            DeltaSink.dynamic(new TruncatedTables(injected))
-                .tableRoot(dir.toUri().toString())
-                // Every element reaches one router, in order; keyed rows go to two upsert writers.
-                .distributeBy(new OneRouter())
-                .option(DynamicSinkOptions.TABLE_EVENTS, TableEventPolicy.APPLY)
-                .build());
-    JobClient job = env.executeAsync("truncations");
     String events = dir.resolve("db/events").toUri().toString();
     String keyed = dir.resolve("db/keyed").toUri().toString();
-    // The last element before the gate follows the second truncation: once both tables hold it,
-    // the truncation is committed, and nothing of it is held any more.
-    long last = COUNT - 2;
-    Await.until(
-        job,
-        "both tables holding element " + last + ", the generator at its gate",
-        () ->
-            gate.holds()
-                && rowsOf(events).stream().anyMatch(r -> (long) r.get(0) == last)
-                && rowsOf(keyed).contains(List.of(TruncatedTables.keyOf(last), last)));
-    gate.open();
-    job.getJobExecutionResult().get();
+    runTruncations(
+        DeltaSink.dynamic(new TruncatedTables(injected)).tableRoot(dir.toUri().toString()),
+        table -> rowsOf(table.equals("db.events") ? events : keyed));
 
-    assertThat(injected.count()).isEqualTo(2);
-    List<List<Object>> kept = TestRows.expected(COUNT, BUCKETS).subList((int) SECOND, (int) COUNT);
+    List<List<Object>> kept = keptEvents();
+    Map<Long, List<Object>> latest = latestKeyed();
     assertThat(DeltaTableReader.readAll(events)).containsExactlyInAnyOrderElementsOf(kept);
-    Map<Long, List<Object>> latest = new TreeMap<>();
-    for (long i = SECOND; i < COUNT; i++) {
-      latest.put(TruncatedTables.keyOf(i), List.of(TruncatedTables.keyOf(i), i));
-    }
     // Keys 20 to 49 were last written before the second truncation: none of them is left.
     UpsertAssert.assertExact(keyed, latest);
     // Each truncation once, though both were sent again after a failure: one version per
@@ -123,6 +107,83 @@ class DynamicTruncationITCase {
         .containsExactlyInAnyOrderElementsOf(strings(kept));
     assertThat(spark.query("SELECT id, v FROM delta.`" + keyed + "`"))
         .containsExactlyInAnyOrderElementsOf(strings(latest.values()));
+  }
+
+  /**
+   * The same truncations into Unity Catalog managed tables (uc-testkit over HTTP): each truncation
+   * is a version the catalog ratifies like any other, and the catalog's latest version of each
+   * table holds exactly the rows after the second truncation.
+   */
+  @Test
+  void managedTablesAreTruncatedThroughTheCatalogInOrderWithTheirRows() throws Exception {
+    UnityCatalogServer server = catalog.server();
+    UnityCatalogConnection connection = new UnityCatalogConnection(server.uri(), Secret.of(TOKEN));
+    runTruncations(
+        DeltaSink.dynamic(new TruncatedTables(injected))
+            .unityCatalog(connection)
+            .defaultNamespace("main"),
+        table -> catalogRowsOf(connection, "main." + table));
+
+    CatalogReads.Read events = CatalogReads.read(connection, "main.db.events");
+    assertThat(events.rows()).containsExactlyInAnyOrderElementsOf(keptEvents());
+    CatalogReads.Read keyed = CatalogReads.read(connection, "main.db.keyed");
+    assertThat(keyed.rows()).containsExactlyInAnyOrderElementsOf(latestKeyed().values());
+    assertThat(server.latestVersion("main.db.events")).isEqualTo(events.version());
+    assertThat(server.latestVersion("main.db.keyed")).isEqualTo(keyed.version());
+  }
+
+  /**
+   * Runs {@link TruncatedTables} into the tables {@code sink} makes, until the generator waits at
+   * its gate before the last element and both tables hold the element before it, as {@code rowsOf}
+   * reads them by name ({@code db.events}, {@code db.keyed}); then lets it end.
+   */
+  private void runTruncations(
+      DynamicDeltaSinkBuilder<Long> sink, Function<String, List<List<Object>>> rowsOf)
+      throws Exception {
+    // The generator waits before its last element until both truncations are committed, so that
+    // the input does not end in the checkpoint interval of one.
+    IndexGate gate = IndexGate.before(shared, COUNT - 1);
+    StreamExecutionEnvironment env =
+        FLINK.job().checkpointEveryMillis(100).restarts(5).parallelism(2).env();
+    env.fromSource(
+            new DataGeneratorSource<>(gate.indexes(), COUNT, gate.limiter(), Types.LONG),
+            WatermarkStrategy.noWatermarks(),
+            "indexes")
+        .setParallelism(1)
+        .sinkTo(
+            sink
+                // Every element reaches one router, in order; keyed rows go to two upsert writers.
+                .distributeBy(new OneRouter())
+                .option(DynamicSinkOptions.TABLE_EVENTS, TableEventPolicy.APPLY)
+                .build());
+    JobClient job = env.executeAsync("truncations");
+    // The last element before the gate follows the second truncation: once both tables hold it,
+    // the truncation is committed, and nothing of it is held any more.
+    long last = COUNT - 2;
+    Await.until(
+        job,
+        "both tables holding element " + last + ", the generator at its gate",
+        () ->
+            gate.holds()
+                && rowsOf.apply("db.events").stream().anyMatch(r -> (long) r.get(0) == last)
+                && rowsOf.apply("db.keyed").contains(List.of(TruncatedTables.keyOf(last), last)));
+    gate.open();
+    job.getJobExecutionResult().get();
+    assertThat(injected.count()).isEqualTo(2);
+  }
+
+  /** The rows of {@code db.events} after the second truncation. */
+  private static List<List<Object>> keptEvents() {
+    return TestRows.expected(COUNT, BUCKETS).subList((int) SECOND, (int) COUNT);
+  }
+
+  /** The last value of each key of {@code db.keyed} written after the second truncation. */
+  private static Map<Long, List<Object>> latestKeyed() {
+    Map<Long, List<Object>> latest = new TreeMap<>();
+    for (long i = SECOND; i < COUNT; i++) {
+      latest.put(TruncatedTables.keyOf(i), List.of(TruncatedTables.keyOf(i), i));
+    }
+    return latest;
   }
 
   private static List<List<String>> strings(Collection<List<Object>> rows) {
@@ -172,6 +233,15 @@ class DynamicTruncationITCase {
                     .contains("does not drop them"));
     assertThat(DeltaTableReader.readAll(dir.resolve("dropping/db/events").toUri().toString()))
         .allMatch(r -> (long) r.get(0) < 50);
+  }
+
+  /** The rows of the catalog's table; none before the catalog knows it. */
+  private static List<List<Object>> catalogRowsOf(UnityCatalogConnection connection, String name) {
+    try {
+      return CatalogReads.rows(connection, name);
+    } catch (NoSuchElementException e) {
+      return List.of();
+    }
   }
 
   /** The rows of {@code table}; none before its first version. */
