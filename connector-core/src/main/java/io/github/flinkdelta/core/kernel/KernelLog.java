@@ -13,22 +13,26 @@ import io.delta.kernel.engine.Engine;
 import io.delta.kernel.internal.DeltaLogActionUtils.DeltaAction;
 import io.delta.kernel.internal.SnapshotImpl;
 import io.delta.kernel.internal.actions.SetTransaction;
+import io.delta.kernel.internal.commitrange.CommitRangeImpl;
 import io.delta.kernel.internal.fs.Path;
 import io.delta.kernel.internal.replay.ActionWrapper;
 import io.delta.kernel.internal.replay.ActionsIterator;
 import io.delta.kernel.internal.snapshot.MetadataCleanup;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
 
 /**
  * A table's log read and cleaned where Kernel's public API needs its internals: the actions of a
- * range of commits (which {@code CommitRange} selects by an internal enum), a transaction action,
- * the tombstones of a snapshot's log state (internal log replay), and the cleanup of expired log
- * files (TableLogTest and TableVacuumTest fail when these change).
+ * range of commits (which {@code CommitRange} selects by an internal enum) and its commit files, a
+ * transaction action, the tombstones of a snapshot's log state (internal log replay), and the
+ * cleanup of expired log files (TableLogTest and TableVacuumTest fail when these change).
  */
 @Internal
 public final class KernelLog {
@@ -62,6 +66,29 @@ public final class KernelLog {
       CommitRange range, Engine engine, boolean withTransactions) {
     return range.getCommitActions(engine, withTransactions ? FILE_AND_TXN_ACTIONS : FILE_ACTIONS);
   }
+
+  /**
+   * The commit files of {@code range}, one per version in order, with their sizes; empty when the
+   * range does not hold its commits as files (then read them through {@link #commitActions}).
+   */
+  public static List<CommitFile> commitFiles(CommitRange range) {
+    if (!(range instanceof CommitRangeImpl impl)) {
+      return List.of();
+    }
+    List<FileStatus> deltas = impl.getDeltaFiles();
+    if (deltas.size() != range.getEndVersion() - range.getStartVersion() + 1) {
+      return List.of();
+    }
+    List<CommitFile> files = new ArrayList<>(deltas.size());
+    for (int i = 0; i < deltas.size(); i++) {
+      FileStatus delta = deltas.get(i);
+      files.add(new CommitFile(range.getStartVersion() + i, delta.getPath(), delta.getSize()));
+    }
+    return files;
+  }
+
+  /** A version's commit file: where it is and how many bytes it holds. */
+  public record CommitFile(long version, String path, long size) {}
 
   /** A transaction a version records: the app and its version. */
   public record Transaction(String appId, long version) {

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 import org.apache.hadoop.conf.Configuration;
 
@@ -30,7 +31,7 @@ import org.apache.hadoop.conf.Configuration;
  * proportional to what other writers changed: for each of their versions, only the files it
  * removed, re-added with another deletion vector, or added are read, and of those only the key
  * columns and row positions. Versions of the sink itself are recognised by the transactions they
- * record and not read at all.
+ * record, from the first bytes of their commit files, and not read further.
  *
  * <p>For a file a version removed, its rows live until then (not in the removed entry's vector) are
  * removed; for a file it re-added, the rows its new vector adds are removed and the rows it leaves
@@ -77,8 +78,10 @@ final class KeyChangeReader {
     if (toVersion <= fromVersion) {
       return changes;
     }
+    // The sink's own versions are told apart by the first bytes of their commit files.
+    Set<String> own = appId == null ? Set.of(rewriteAppId) : Set.of(appId, rewriteAppId);
     for (TableLog.Version version :
-        TableLog.read(engine, history, tableRoot, fromVersion + 1, toVersion)) {
+        TableLog.read(engine, history, tableRoot, fromVersion + 1, toVersion, own)) {
       changes.startVersion();
       long checkpoint = appId == null ? -1 : version.transactions().getOrDefault(appId, -1L);
       long rewrite = version.transactions().getOrDefault(rewriteAppId, -1L);

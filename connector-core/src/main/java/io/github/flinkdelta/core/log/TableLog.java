@@ -5,6 +5,7 @@
 package io.github.flinkdelta.core.log;
 
 import io.delta.kernel.CommitActions;
+import io.delta.kernel.CommitRange;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -91,10 +93,58 @@ public final class TableLog {
   /** The versions {@code from} through {@code to}, both included, in order. */
   public static List<Version> read(
       Engine engine, TableHistory history, String tableRoot, long from, long to) {
-    URI root = URI.create(tableRoot);
+    return read(engine, history, tableRoot, from, to, Set.of());
+  }
+
+  /**
+   * As {@link #read(Engine, TableHistory, String, long, long)}, but a version that records a
+   * transaction of one of {@code namedOnly} before its file actions (as every commit Kernel writes
+   * does) comes back with its transactions and metadata flag only, no added or removed files: the
+   * first bytes of its commit file are read, not its file actions. A reader that only needs to know
+   * which versions are its own pays for the others' alone.
+   */
+  public static List<Version> read(
+      Engine engine,
+      TableHistory history,
+      String tableRoot,
+      long from,
+      long to,
+      Set<String> namedOnly) {
+    CommitRange range = history.commits(engine, from, to);
+    List<KernelLog.CommitFile> files =
+        namedOnly.isEmpty() ? List.of() : KernelLog.commitFiles(range);
+    if (files.isEmpty()) {
+      return readWhole(engine, range, URI.create(tableRoot));
+    }
     List<Version> versions = new ArrayList<>();
-    try (CloseableIterator<CommitActions> commits =
-        KernelLog.commitActions(history.commits(engine, from, to), engine, true)) {
+    long wholeFrom = -1;
+    for (KernelLog.CommitFile file : files) {
+      CommitHeader header = CommitHeader.read(engine, file);
+      if (header == null || !header.isOfAny(namedOnly)) {
+        wholeFrom = wholeFrom < 0 ? file.version() : wholeFrom;
+        continue;
+      }
+      if (wholeFrom >= 0) {
+        versions.addAll(read(engine, history, tableRoot, wholeFrom, file.version() - 1));
+        wholeFrom = -1;
+      }
+      versions.add(
+          new Version(
+              file.version(),
+              header.transactions(),
+              List.of(),
+              List.of(),
+              header.metadataChanged()));
+    }
+    if (wholeFrom >= 0) {
+      versions.addAll(read(engine, history, tableRoot, wholeFrom, to));
+    }
+    return versions;
+  }
+
+  private static List<Version> readWhole(Engine engine, CommitRange range, URI root) {
+    List<Version> versions = new ArrayList<>();
+    try (CloseableIterator<CommitActions> commits = KernelLog.commitActions(range, engine, true)) {
       while (commits.hasNext()) {
         try (CommitActions commit = commits.next()) {
           versions.add(version(commit, root));
