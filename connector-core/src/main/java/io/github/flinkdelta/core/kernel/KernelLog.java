@@ -24,6 +24,7 @@ import io.delta.kernel.utils.FileStatus;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
@@ -75,7 +76,13 @@ public final class KernelLog {
     if (!(range instanceof CommitRangeImpl impl)) {
       return List.of();
     }
-    List<FileStatus> deltas = impl.getDeltaFiles();
+    List<FileStatus> deltas;
+    try {
+      deltas = impl.getDeltaFiles();
+    } catch (NoSuchElementException e) {
+      // A commit the catalog holds inline, not as a file.
+      return List.of();
+    }
     if (deltas.size() != range.getEndVersion() - range.getStartVersion() + 1) {
       return List.of();
     }
