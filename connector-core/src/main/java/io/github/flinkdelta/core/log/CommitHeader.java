@@ -37,6 +37,10 @@ record CommitHeader(Map<String, Long> transactions, boolean metadataChanged) {
    * (then the commit is read whole).
    */
   static CommitHeader read(Engine engine, KernelLog.CommitFile file) {
+    if (file.size() <= 0) {
+      // A size the listing did not give.
+      return null;
+    }
     int length = (int) Math.min(file.size(), MAX_BYTES);
     FileReadRequest request =
         new FileReadRequest() {
@@ -91,7 +95,7 @@ record CommitHeader(Map<String, Long> transactions, boolean metadataChanged) {
       }
       JsonNode txn = action.get(KernelLog.TXN);
       if (txn != null) {
-        transactions.merge(txn.get("appId").asText(), txn.get("version").asLong(), Math::max);
+        transactions.merge(txn.path("appId").asText(), txn.path("version").asLong(-1), Math::max);
       }
       metadata |= action.has(KernelLog.METADATA) || action.has(KernelLog.PROTOCOL);
     }

@@ -136,6 +136,10 @@ public final class TableLog {
               List.of(),
               header.metadataChanged()));
     }
+    if (wholeFrom == from) {
+      // None of the named apps: the range is read whole as it is.
+      return readWhole(engine, range, URI.create(tableRoot));
+    }
     if (wholeFrom >= 0) {
       versions.addAll(read(engine, history, tableRoot, wholeFrom, to));
     }
