@@ -10,6 +10,7 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
+import io.delta.kernel.engine.FileReadRequest;
 import io.delta.kernel.internal.DeltaLogActionUtils.DeltaAction;
 import io.delta.kernel.internal.SnapshotImpl;
 import io.delta.kernel.internal.actions.SetTransaction;
@@ -18,9 +19,11 @@ import io.delta.kernel.internal.fs.Path;
 import io.delta.kernel.internal.replay.ActionWrapper;
 import io.delta.kernel.internal.replay.ActionsIterator;
 import io.delta.kernel.internal.snapshot.MetadataCleanup;
+import io.delta.kernel.internal.util.Utils;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,7 +98,33 @@ public final class KernelLog {
   }
 
   /** A version's commit file: where it is and how many bytes it holds. */
-  public record CommitFile(long version, String path, long size) {}
+  public record CommitFile(long version, String path, long size) {
+
+    /** Its first {@code length} bytes, through the engine's file system. */
+    public byte[] head(Engine engine, int length) throws IOException {
+      FileReadRequest request =
+          new FileReadRequest() {
+            @Override
+            public String getPath() {
+              return path;
+            }
+
+            @Override
+            public int getStartOffset() {
+              return 0;
+            }
+
+            @Override
+            public int getReadLength() {
+              return length;
+            }
+          };
+      try (CloseableIterator<ByteArrayInputStream> streams =
+          engine.getFileSystemClient().readFiles(Utils.singletonCloseableIterator(request))) {
+        return streams.next().readAllBytes();
+      }
+    }
+  }
 
   /** A transaction a version records: the app and its version. */
   public record Transaction(String appId, long version) {

@@ -7,10 +7,7 @@ package io.github.flinkdelta.core.log;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.engine.FileReadRequest;
-import io.delta.kernel.utils.CloseableIterator;
 import io.github.flinkdelta.core.kernel.KernelLog;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -42,27 +39,9 @@ record CommitHeader(Map<String, Long> transactions, boolean metadataChanged) {
       return null;
     }
     int length = (int) Math.min(file.size(), MAX_BYTES);
-    FileReadRequest request =
-        new FileReadRequest() {
-          @Override
-          public String getPath() {
-            return file.path();
-          }
-
-          @Override
-          public int getStartOffset() {
-            return 0;
-          }
-
-          @Override
-          public int getReadLength() {
-            return length;
-          }
-        };
     String head;
-    try (CloseableIterator<ByteArrayInputStream> streams =
-        engine.getFileSystemClient().readFiles(singleton(request))) {
-      head = new String(streams.next().readAllBytes(), StandardCharsets.UTF_8);
+    try {
+      head = new String(file.head(engine, length), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read the commit " + file.path(), e);
     }
@@ -118,25 +97,5 @@ record CommitHeader(Map<String, Long> transactions, boolean metadataChanged) {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot parse a commit action: " + line, e);
     }
-  }
-
-  private static CloseableIterator<FileReadRequest> singleton(FileReadRequest request) {
-    return new CloseableIterator<>() {
-      private boolean taken;
-
-      @Override
-      public boolean hasNext() {
-        return !taken;
-      }
-
-      @Override
-      public FileReadRequest next() {
-        taken = true;
-        return request;
-      }
-
-      @Override
-      public void close() {}
-    };
   }
 }
