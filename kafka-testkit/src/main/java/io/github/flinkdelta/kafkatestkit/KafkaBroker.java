@@ -7,6 +7,7 @@ package io.github.flinkdelta.kafkatestkit;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 
 /**
  * A real Apache Kafka broker in a child JVM on loopback: one KRaft node that is broker and
@@ -40,6 +42,31 @@ public final class KafkaBroker implements AutoCloseable {
 
   private static final String LOG_FILE = "kafka.log";
 
+  private static final String LOG_CONFIG = "log4j2.properties";
+
+  /**
+   * Warnings and errors, which say why a broker exited, and the line the broker logs once it serves
+   * ({@link #STARTED}).
+   */
+  private static final String LOGGING =
+      String.join(
+          "\n",
+          "appender.out.type=Console",
+          "appender.out.name=out",
+          "appender.out.layout.type=PatternLayout",
+          "appender.out.layout.pattern=%d{HH:mm:ss.SSS} %-5p %c: %m%n",
+          "rootLogger.level=WARN",
+          "rootLogger.appenderRef.out.ref=out",
+          "logger.started.name=kafka.server.KafkaRaftServer",
+          "logger.started.level=INFO",
+          "");
+
+  /** What the broker logs once its listeners serve. */
+  private static final String STARTED = "Kafka Server started";
+
+  /** How many times a broker that exits at start is started again on other ports. */
+  private static final int ATTEMPTS = 3;
+
   private final Process process;
   private final Path log;
   private final int port;
@@ -51,20 +78,45 @@ public final class KafkaBroker implements AutoCloseable {
   }
 
   /**
-   * Formats a new log under {@code workDirectory} and starts the broker on free loopback ports.
+   * Formats a new log under {@code workDirectory} and starts the broker on free loopback ports. A
+   * port found free can be taken by another process before the broker binds it: a broker that exits
+   * before it opens its port is started anew on other ports, in a directory of its own ({@code
+   * attempt-2}, ...), at most {@value #ATTEMPTS} starts in all.
    *
-   * @throws IllegalStateException when the broker does not come up in time, naming its log and
-   *     quoting its end
+   * @throws IllegalStateException when the broker does not come up, naming its logs and quoting
+   *     their ends
    */
   public static KafkaBroker start(Path workDirectory) {
+    return start(workDirectory, KafkaBroker::freePort);
+  }
+
+  /** As {@link #start(Path)}, on the ports {@code ports} gives, broker's first. */
+  static KafkaBroker start(Path workDirectory, IntSupplier ports) {
     Path work = workDirectory.toAbsolutePath();
+    IllegalStateException exited = null;
+    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      try {
+        return startIn(attempt == 1 ? work : work.resolve("attempt-" + attempt), ports);
+      } catch (ExitedAtStart e) {
+        if (exited == null) {
+          exited = e;
+        } else {
+          exited.addSuppressed(e);
+        }
+      }
+    }
+    throw exited;
+  }
+
+  private static KafkaBroker startIn(Path work, IntSupplier ports) {
     Path log = work.resolve(LOG_FILE);
     int port;
     Process process;
     try {
       Files.createDirectories(work);
-      port = freePort();
-      int controllerPort = freePort();
+      port = ports.getAsInt();
+      int controllerPort = ports.getAsInt();
+      Files.writeString(work.resolve(LOG_CONFIG), LOGGING);
       Path properties = work.resolve("server.properties");
       Files.writeString(properties, serverProperties(work.resolve("data"), port, controllerPort));
       String classpath = classpath();
@@ -94,11 +146,20 @@ public final class KafkaBroker implements AutoCloseable {
     }
     KafkaBroker broker = new KafkaBroker(process, log, port);
     try {
-      broker.awaitPort();
+      broker.awaitStarted();
       return broker;
     } catch (RuntimeException e) {
       broker.close();
       throw e;
+    }
+  }
+
+  /** The broker exited before it opened its port. */
+  private static final class ExitedAtStart extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    ExitedAtStart(String message) {
+      super(message);
     }
   }
 
@@ -121,22 +182,29 @@ public final class KafkaBroker implements AutoCloseable {
     }
   }
 
-  private void awaitPort() {
+  /**
+   * Waits until the broker logs that it serves and its port takes connections: an open port alone
+   * may be another process's that took the port first.
+   */
+  private void awaitStarted() {
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new IllegalStateException(
+        throw new ExitedAtStart(
             "The Kafka broker exited with " + process.exitValue() + ": " + tail(log));
       }
-      try (Socket socket = new Socket()) {
-        socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-        return;
-      } catch (IOException notYet) {
-        sleep();
+      if (logged(STARTED)) {
+        try (Socket socket = new Socket()) {
+          socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+          return;
+        } catch (IOException notYet) {
+          // Logged before the port takes connections: wait a moment more.
+        }
       }
+      sleep();
     }
     throw new IllegalStateException(
-        "The Kafka broker did not open port "
+        "The Kafka broker did not start serving on port "
             + port
             + " within "
             + START_TIMEOUT
@@ -144,11 +212,20 @@ public final class KafkaBroker implements AutoCloseable {
             + tail(log));
   }
 
+  private boolean logged(String line) {
+    try {
+      return Files.readString(log).contains(line);
+    } catch (IOException notYet) {
+      return false;
+    }
+  }
+
   private static ProcessBuilder child(
       Path work, String classpath, Path log, String mainClass, String... args) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx512m");
+    command.add("-Dlog4j2.configurationFile=" + work.resolve(LOG_CONFIG));
     command.add("-Djava.io.tmpdir=" + Files.createDirectories(work.resolve("tmp")));
     command.add(mainClass);
     command.addAll(List.of(args));
@@ -200,9 +277,11 @@ public final class KafkaBroker implements AutoCloseable {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(id);
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("No free port on loopback", e);
     }
   }
 
