@@ -17,11 +17,19 @@ import io.delta.kernel.transaction.DataLayoutSpec;
 import io.delta.kernel.utils.CloseableIterable;
 import io.github.flinkdelta.core.checkpoint.VersionChecksums;
 import io.github.flinkdelta.core.storage.StorageProbe;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.flink.annotation.Internal;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,5 +96,49 @@ public record PathTableLocator(String path) implements TableLocator {
       LOG.info("Delta table {} was created concurrently by another writer", path);
     }
     return this;
+  }
+
+  /**
+   * Deletes the table: every file under its path, data first, then its log from the newest version
+   * down, then the directories. A deletion cut short leaves the oldest versions of the log, so the
+   * table is still found as itself (same {@link io.github.flinkdelta.core.kernel.TableIdentity id})
+   * and a second deletion finishes the work; it never leaves a log that starts past version 0.
+   */
+  public void drop(Configuration conf) {
+    Path root = new Path(path);
+    try {
+      FileSystem fs = root.getFileSystem(conf);
+      if (!fs.exists(root)) {
+        return;
+      }
+      List<Path> log = new ArrayList<>();
+      RemoteIterator<LocatedFileStatus> files = fs.listFiles(root, true);
+      while (files.hasNext()) {
+        Path file = files.next().getPath();
+        if (isUnderLog(file)) {
+          log.add(file);
+        } else {
+          fs.delete(file, false);
+        }
+      }
+      // File names of the log sort by version: checkpoint pointer and newest versions go first.
+      log.sort(Comparator.comparing(Path::getName).reversed());
+      for (Path file : log) {
+        fs.delete(file, false);
+      }
+      fs.delete(root, true);
+      LOG.info("Dropped Delta table {}", path);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot drop the Delta table at " + path, e);
+    }
+  }
+
+  private static boolean isUnderLog(Path file) {
+    for (Path parent = file.getParent(); parent != null; parent = parent.getParent()) {
+      if (parent.getName().equals("_delta_log")) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -20,6 +20,7 @@ import io.github.flinkdelta.core.commit.SnapshotCache;
 import io.github.flinkdelta.core.commit.TableCommitter;
 import io.github.flinkdelta.core.deletion.DeletionVectorDescriptor;
 import io.github.flinkdelta.core.deletion.RowPositions;
+import io.github.flinkdelta.core.kernel.TableIdentity;
 import io.github.flinkdelta.core.kernel.WriterFeatures;
 import io.github.flinkdelta.core.keys.TableKeyReader;
 import io.github.flinkdelta.core.keys.TableKeys;
@@ -159,6 +160,14 @@ public final class DeltaTable implements AutoCloseable {
   /** The snapshot this instance holds. */
   public Snapshot snapshot() {
     return snapshots.current();
+  }
+
+  /**
+   * The table's unique id, from its metadata: a table dropped and created again under the same name
+   * or path has another.
+   */
+  public String id() {
+    return TableIdentity.of(snapshot());
   }
 
   /** Loads the table's latest snapshot afresh: from the catalog, or by listing the log. */

@@ -107,13 +107,29 @@ final class AppendTables implements AutoCloseable {
   /**
    * Applies {@code change} to its table, after the rows written before it.
    *
-   * @return whether the table is to be truncated after the checkpoint's rows (see {@link
+   * @return the truncation or drop to commit after the checkpoint's rows, or null (see {@link
    *     TableChangeApplier#apply})
    */
-  boolean apply(TableChange change) throws IOException {
+  HeldRecords.TableEvent apply(TableChange change) throws IOException {
     lastShape = null;
     lastWriter = null;
     return changes.apply(change, tables.get(change.table()));
+  }
+
+  /**
+   * Forgets table {@code table}, which was dropped: its next record finds or creates the table
+   * anew. Its files went on with the checkpoint that dropped it.
+   */
+  void forget(String table) {
+    lastShape = null;
+    lastWriter = null;
+    resolver.forget(table);
+    TableFiles files = tables.remove(table);
+    if (files != null) {
+      try (var loader = ConnectorClassLoader.enter()) {
+        files.close();
+      }
+    }
   }
 
   private PartitionedDataWriter writerOf(String table, ResolvedShape resolved) throws IOException {

@@ -15,8 +15,11 @@ import java.util.Objects;
  * @param committable the table's files of the checkpoint, from all writer subtasks
  * @param truncates whether every row of the table is removed once the checkpoint's version is
  *     committed, in a version of its own
+ * @param dropsTableId the id of the table dropped once the checkpoint's version is committed; null
+ *     when it is not dropped
  */
-record DynamicCommittable(String table, DeltaCommittable committable, boolean truncates) {
+record DynamicCommittable(
+    String table, DeltaCommittable committable, boolean truncates, String dropsTableId) {
   DynamicCommittable {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(committable, "committable");
@@ -24,6 +27,6 @@ record DynamicCommittable(String table, DeltaCommittable committable, boolean tr
 
   /** The table's files of the checkpoint, without a truncation after them. */
   DynamicCommittable(String table, DeltaCommittable committable) {
-    this(table, committable, false);
+    this(table, committable, false, null);
   }
 }

@@ -43,6 +43,7 @@ final class DynamicCommitter implements Committer<DynamicCommittable> {
   private final int maxTables;
   private final Map<String, TableCommit> tables = new LinkedHashMap<>(16, 0.75f, true);
   private final DynamicCommitterMetrics metrics;
+  private final TableDrops drops;
 
   /** Tables checked against the restored checkpoint in this run, open or closed since. */
   private final Set<String> checked = new HashSet<>();
@@ -57,6 +58,7 @@ final class DynamicCommitter implements Committer<DynamicCommittable> {
     this.config = config;
     this.restoredCheckpointId = restoredCheckpointId;
     this.metrics = metrics;
+    this.drops = new TableDrops(config);
     this.parallelism = config.sinkOptions().get(DynamicSinkOptions.COMMIT_PARALLELISM);
     this.maxTables = config.sinkOptions().get(DynamicSinkOptions.MAX_CACHED_TABLES);
   }
@@ -146,7 +148,8 @@ final class DynamicCommitter implements Committer<DynamicCommittable> {
                 return thread;
               });
     }
-    return new TableCommit(name, config, restoredCheckpointId, checked.add(name), background);
+    return new TableCommit(
+        name, config, drops, restoredCheckpointId, checked.add(name), background);
   }
 
   private ExecutorService executor() {
@@ -199,6 +202,11 @@ final class DynamicCommitter implements Committer<DynamicCommittable> {
       return request.getCommittable().truncates();
     }
 
+    /** The id of the table dropped once the request's version is committed; null when none. */
+    String dropsTableId() {
+      return request.getCommittable().dropsTableId();
+    }
+
     @Override
     public DeltaCommittable getCommittable() {
       return request.getCommittable().committable();
@@ -227,7 +235,8 @@ final class DynamicCommitter implements Committer<DynamicCommittable> {
     @Override
     public void updateAndRetryLater(DeltaCommittable committable) {
       request.updateAndRetryLater(
-          new DynamicCommittable(request.getCommittable().table(), committable, truncates()));
+          new DynamicCommittable(
+              request.getCommittable().table(), committable, truncates(), dropsTableId()));
     }
 
     @Override

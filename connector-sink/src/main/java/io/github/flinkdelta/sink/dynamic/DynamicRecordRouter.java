@@ -8,7 +8,9 @@ import io.github.flinkdelta.sink.internal.ConnectorClassLoader;
 import io.github.flinkdelta.sink.writer.WriteResultRows;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -24,9 +26,14 @@ import org.apache.flink.util.OutputTag;
  * element, writes the records of appending tables into their files here ({@link AppendTables}), and
  * sends the records of tables with a primary key on to the upsert writers, keyed by table and key.
  * Column renames and drops are applied here, in order with the records that surround them; a
- * table's truncation is handed on with the checkpoint's results, and the table's records after it
- * are held for the next checkpoint ({@link HeldRecords}). At each checkpoint barrier the appending
- * tables' write results leave through {@link #APPEND_RESULTS}.
+ * table's truncation or drop is handed on with the checkpoint's results, and what follows it of the
+ * table is held ({@link HeldRecords}): after a truncation for the next checkpoint, after a drop
+ * until the committer has dropped the table. At each checkpoint barrier the appending tables' write
+ * results leave through {@link #APPEND_RESULTS}.
+ *
+ * <p>The records of a table with a primary key that follow its drop go on to the upsert writers in
+ * a shape of their own, which carries the dropped table's id ({@link #AFTER_DROP_OF}): a writer
+ * looks the table up again for it, finds the new table and starts its key index afresh.
  */
 final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
     implements OneInputStreamOperator<T, DynamicRecord>, BoundedOneInput {
@@ -37,6 +44,15 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
   static final OutputTag<RowData> APPEND_RESULTS =
       new OutputTag<>("delta-dynamic-append-results", WriteResultRows.TYPE);
 
+  /**
+   * The property of a record's shape that says the id of the table of its name that was dropped
+   * before it; the table is not created with it.
+   */
+  static final String AFTER_DROP_OF = "flink-delta.dynamic.after-drop-of";
+
+  /** How often a drop handed on is looked for in the table, while records wait for it. */
+  private static final long DROP_CHECK_INTERVAL_NANOS = 500_000_000L;
+
   private final DynamicSinkConfig config;
   private final DynamicRecordGenerator<T> generator;
 
@@ -44,6 +60,15 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
   private transient AppendTables appends;
   private transient DeadLetters deadLetters;
   private transient HeldRecords held;
+  private transient TableDrops drops;
+  private transient long nextDropCheck;
+
+  /** Per table dropped in this run, the id of the table dropped last. */
+  private transient Map<String, String> droppedIds;
+
+  /** The shapes records of {@link #droppedIds} tables go on in, by the shapes they came in. */
+  private transient Map<DynamicTable, DynamicTable> afterDropShapes;
+
   private transient Output out;
 
   DynamicRecordRouter(DynamicSinkConfig config, DynamicRecordGenerator<T> generator) {
@@ -67,6 +92,9 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
   public void open() throws Exception {
     super.open();
     resolver = new DynamicTableResolver(config);
+    drops = new TableDrops(config);
+    droppedIds = new HashMap<>();
+    afterDropShapes = new HashMap<>();
     appends =
         new AppendTables(
             config,
@@ -88,7 +116,7 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
       }
     }
     out = new Output();
-    getMetricGroup().addGroup("delta").gauge("recordsHeldForTruncations", held::size);
+    getMetricGroup().addGroup("delta").gauge("recordsHeldForTableEvents", held::size);
   }
 
   @Override
@@ -99,10 +127,25 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
     }
   }
 
-  /** Sends on the records held after truncations, once the checkpoint that truncates has begun. */
+  /**
+   * Sends on what was held after truncations once the checkpoint that truncates has begun, and
+   * after drops once the table is gone.
+   */
   private void releaseHeld() throws IOException {
-    for (DynamicRecord record : held.takeReleased()) {
-      out.route(record);
+    if (held.awaitsDrops() && System.nanoTime() - nextDropCheck >= 0) {
+      nextDropCheck = System.nanoTime() + DROP_CHECK_INTERVAL_NANOS;
+      for (HeldRecords.TableEvent drop : held.releaseDropped(drops::stillHolds)) {
+        appends.forget(drop.table());
+        droppedIds.put(drop.table(), drop.dropsTableId());
+        afterDropShapes.keySet().removeIf(shape -> shape.name().equals(drop.table()));
+      }
+    }
+    for (Object item : held.takeReleased()) {
+      if (item instanceof DynamicRecord record) {
+        out.collect(record);
+      } else {
+        out.apply((TableChange) item);
+      }
     }
   }
 
@@ -124,13 +167,16 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
       if (refusal != null) {
         appends.write(deadLetters.letterOf(record, refusal));
       } else if (record.table().upserts()) {
+        DynamicTable shape = droppedIds.isEmpty() ? record.table() : afterDrop(record.table());
         // The table is created and evolved here, once per shape, before its records go to the
         // upsert writers: they then find it as it must be, and do not race each other to create
         // it (Unity Catalog OSS 0.6 can register one name twice when creations race).
         try (var loader = ConnectorClassLoader.enter()) {
-          resolver.resolve(record.table());
+          resolver.resolve(shape);
         }
-        output.collect(reused.replace(record));
+        output.collect(
+            reused.replace(
+                shape == record.table() ? record : new DynamicRecord(shape, record.row())));
       } else {
         appends.write(record);
       }
@@ -160,11 +206,31 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
       }
     }
 
+    /** {@code shape}, marked with the id of the table of its name dropped before, if any. */
+    private DynamicTable afterDrop(DynamicTable shape) {
+      String dropped = droppedIds.get(shape.name());
+      if (dropped == null) {
+        return shape;
+      }
+      return afterDropShapes.computeIfAbsent(
+          shape,
+          s -> {
+            Map<String, String> properties = new HashMap<>(s.properties());
+            properties.put(AFTER_DROP_OF, dropped);
+            return s.withProperties(properties);
+          });
+    }
+
     @Override
     public void apply(TableChange change) throws IOException {
       lastAccepted = null;
-      if (appends.apply(change)) {
-        held.truncate(change.table());
+      if (held.holds(change.table())) {
+        held.hold(change);
+        return;
+      }
+      HeldRecords.TableEvent event = appends.apply(change);
+      if (event != null) {
+        held.add(event);
       }
     }
   }
@@ -184,14 +250,15 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
   }
 
   /**
-   * Hands on the appending tables' files and the truncations since the last barrier; a table's
-   * truncation is committed after its files of the same checkpoint, from every subtask.
+   * Hands on the appending tables' files and the truncations and drops since the last barrier; a
+   * table's truncation or drop is committed after its files of the same checkpoint, from every
+   * subtask.
    */
   private void handOver() throws IOException {
     DynamicSerializers.WriteResults serializer = new DynamicSerializers.WriteResults();
     List<DynamicWriteResult> results = new ArrayList<>(appends.prepareCommit());
-    for (String table : held.barrier()) {
-      results.add(DynamicWriteResult.truncation(table));
+    for (HeldRecords.TableEvent event : held.barrier()) {
+      results.add(DynamicWriteResult.of(event));
     }
     for (DynamicWriteResult result : results) {
       output.collect(

@@ -17,7 +17,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 /**
  * The versioned serializers of a dynamic sink's write results and committables: the table's name
  * before what the single-table sink writes, in the state version of {@link DataFileSerialization},
- * and whether the table is truncated after them.
+ * and whether the table is truncated or dropped after them.
  */
 final class DynamicSerializers {
 
@@ -38,6 +38,7 @@ final class DynamicSerializers {
       result.files().writeTo(out);
       result.deletes().writeTo(out);
       out.writeBoolean(result.truncates());
+      writeDrop(result.dropsTableId(), out);
       return out.getCopyOfBuffer();
     }
 
@@ -48,7 +49,7 @@ final class DynamicSerializers {
       String table = StateStrings.read(in, "dynamic sink");
       DataFiles files = DataFileSerialization.readFiles(in);
       FileDeletes deletes = DataFileSerialization.readDeletes(version, in);
-      return new DynamicWriteResult(table, files, deletes, readTruncates(in));
+      return new DynamicWriteResult(table, files, deletes, readTruncates(in), readDrop(in));
     }
   }
 
@@ -70,6 +71,7 @@ final class DynamicSerializers {
       out.writeInt(table.length);
       out.write(table);
       out.writeBoolean(committable.truncates());
+      writeDrop(committable.dropsTableId(), out);
       return out.getCopyOfBuffer();
     }
 
@@ -81,11 +83,26 @@ final class DynamicSerializers {
       byte[] committable = new byte[in.readInt()];
       in.readFully(committable);
       return new DynamicCommittable(
-          table, tableCommittables.deserialize(version, committable), readTruncates(in));
+          table,
+          tableCommittables.deserialize(version, committable),
+          readTruncates(in),
+          readDrop(in));
     }
   }
 
-  /** The truncation flag that ends the bytes; absent (false) in state of an earlier version. */
+  private static void writeDrop(String dropsTableId, DataOutputSerializer out) throws IOException {
+    out.writeBoolean(dropsTableId != null);
+    if (dropsTableId != null) {
+      StateStrings.write(dropsTableId, out);
+    }
+  }
+
+  /** The id of the table dropped, after the truncation flag; absent (null) in earlier state. */
+  private static String readDrop(DataInputDeserializer in) throws IOException {
+    return in.available() > 0 && in.readBoolean() ? StateStrings.read(in, "dynamic sink") : null;
+  }
+
+  /** The truncation flag after the deletes; absent (false) in state of an earlier version. */
   private static boolean readTruncates(DataInputDeserializer in) throws IOException {
     return in.available() > 0 && in.readBoolean();
   }

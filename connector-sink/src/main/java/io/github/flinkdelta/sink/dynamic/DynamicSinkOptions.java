@@ -24,10 +24,10 @@ public final class DynamicSinkOptions {
           .withDescription(
               "What the sink does when the source truncates or drops a table: FAIL stops the job"
                   + " naming the table, before anything of the event is applied; IGNORE logs it"
-                  + " and keeps the table's rows; APPLY truncates the table once the rows before"
-                  + " the event are committed, in a version of its own after the checkpoint's,"
-                  + " and commits the rows after it with the next checkpoint (a dropped table is"
-                  + " refused as with FAIL).");
+                  + " and keeps the table's rows; APPLY truncates or drops the table once the"
+                  + " rows before the event are committed, after the checkpoint's version, and"
+                  + " writes the rows after it once that is done: a truncated table's with the"
+                  + " next checkpoint, a dropped table's into the table created anew.");
 
   public static final ConfigOption<Integer> COMMIT_PARALLELISM =
       ConfigOptions.key("sink.dynamic.commit-parallelism")

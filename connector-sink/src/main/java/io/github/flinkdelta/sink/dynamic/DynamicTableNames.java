@@ -7,10 +7,12 @@ package io.github.flinkdelta.sink.dynamic;
 import io.github.flinkdelta.core.catalog.PathTableLocator;
 import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
+import io.github.flinkdelta.uc.internal.UnityCatalogClient;
 import io.github.flinkdelta.uc.internal.UnityCatalogTableName;
 import io.github.flinkdelta.uc.internal.UnityCatalogTableReference;
 import java.io.Serializable;
 import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
 
 /**
  * How a dynamic sink turns a record's table name into a table: a path under a root directory, or a
@@ -31,11 +33,19 @@ sealed interface DynamicTableNames extends Serializable {
   /** The name messages give the table by: its full name. */
   String fullName(String name);
 
+  /** Drops table {@code name}: its directory, or its entry in the catalog. */
+  void drop(String name, Configuration conf);
+
   /** Tables at {@code <root>/<part>/<part>}: {@code db.orders} is {@code <root>/db/orders}. */
   record UnderRoot(String root) implements DynamicTableNames {
     @Override
     public TableReference reference(String name) {
       return new PathTableLocator(fullName(name));
+    }
+
+    @Override
+    public void drop(String name, Configuration conf) {
+      new PathTableLocator(fullName(name)).drop(conf);
     }
 
     @Override
@@ -69,6 +79,15 @@ sealed interface DynamicTableNames extends Serializable {
       // A table in a schema the catalog lacks creates the schema, where the principal may.
       return new UnityCatalogTableReference(
           connection, UnityCatalogTableName.parse(fullName(name)), true);
+    }
+
+    /** Drops the table from the catalog, which removes a managed table's files in its own time. */
+    @Override
+    public void drop(String name, Configuration conf) {
+      UnityCatalogTableName table = UnityCatalogTableName.parse(fullName(name));
+      try (UnityCatalogClient client = new UnityCatalogClient(connection, conf)) {
+        client.namespace(table.catalog()).dropTable(table.schema(), table.table());
+      }
     }
 
     @Override

@@ -110,7 +110,7 @@ final class DynamicTableResolver {
         table.metadata().enableUpserts();
       }
       return new ResolvedShape(
-          shape.name(), table.locator(), layout, renaming.keptPositions(), key);
+          shape.name(), table.locator(), layout, renaming.keptPositions(), key, table.id());
     }
   }
 
@@ -209,6 +209,7 @@ final class DynamicTableResolver {
    */
   private static TableDefinition definition(DynamicTable shape) {
     Map<String, String> properties = new LinkedHashMap<>(shape.properties());
+    properties.remove(DynamicRecordRouter.AFTER_DROP_OF);
     properties.putIfAbsent(COLUMN_MAPPING_MODE, "name");
     if (shape.upserts()) {
       properties.putIfAbsent(UpsertTables.DELETION_VECTORS, "true");

@@ -29,7 +29,8 @@ import org.apache.flink.runtime.state.KeyGroupRange;
  */
 final class DynamicUpsertState {
 
-  private static final int FORMAT = 1;
+  /** The format that names each table's id; format 1 did not. */
+  private static final int FORMAT = 2;
 
   private final ListState<String> appIds;
   private final ListState<byte[]> tables;
@@ -41,12 +42,15 @@ final class DynamicUpsertState {
    * @param onHeap whether the restored index lived on the heap
    * @param tables each table's restored state, by name
    * @param covered per table, the key groups whose entries of the table the index holds
+   * @param tableIds per table, the id of the table the state is of: absent in format 1, empty when
+   *     subtasks kept state of different tables under the name (one dropped since)
    */
   record Restored(
       String appId,
       boolean onHeap,
       Map<String, UpsertWriterState.Restored> tables,
-      Map<String, List<KeyGroupRange>> covered) {}
+      Map<String, List<KeyGroupRange>> covered,
+      Map<String, String> tableIds) {}
 
   DynamicUpsertState(OperatorStateStore store) throws Exception {
     appIds =
@@ -66,10 +70,11 @@ final class DynamicUpsertState {
     boolean onHeap = false;
     Map<String, UpsertWriterState.Restored> restored = new HashMap<>();
     Map<String, List<KeyGroupRange>> covered = new HashMap<>();
+    Map<String, String> tableIds = new HashMap<>();
     for (byte[] bytes : tables.get()) {
       DataInputDeserializer in = new DataInputDeserializer(bytes);
       int format = in.readInt();
-      if (format != FORMAT) {
+      if (format != FORMAT && format != 1) {
         throw new IllegalStateException(
             "The dynamic Delta sink's upsert state has format "
                 + format
@@ -88,6 +93,11 @@ final class DynamicUpsertState {
         for (int r = 0; r < rangeCount; r++) {
           ranges.add(new KeyGroupRange(in.readInt(), in.readInt()));
         }
+        if (format == FORMAT && in.readBoolean()) {
+          // Subtasks that disagree (one took the table's drop in, another not yet) name none.
+          tableIds.merge(
+              table, StateStrings.read(in, "dynamic sink"), (a, b) -> a.equals(b) ? a : "");
+        }
         restored.merge(
             table,
             new UpsertWriterState.Restored(
@@ -96,7 +106,7 @@ final class DynamicUpsertState {
       }
     }
     covered.replaceAll((table, ranges) -> merged(ranges));
-    return new Restored(appId, onHeap, restored, covered);
+    return new Restored(appId, onHeap, restored, covered, tableIds);
   }
 
   /** {@code ranges} as the fewest ranges that hold the same key groups, in order. */
@@ -138,7 +148,8 @@ final class DynamicUpsertState {
       String appId,
       boolean onHeap,
       Map<String, UpsertWriterState.Restored> byTable,
-      Map<String, List<KeyGroupRange>> covered)
+      Map<String, List<KeyGroupRange>> covered,
+      Map<String, String> tableIds)
       throws Exception {
     appIds.update(List.of(appId));
     DataOutputSerializer out = new DataOutputSerializer(256);
@@ -155,6 +166,11 @@ final class DynamicUpsertState {
       for (KeyGroupRange range : ranges) {
         out.writeInt(range.getStartKeyGroup());
         out.writeInt(range.getEndKeyGroup());
+      }
+      String tableId = tableIds.get(table.getKey());
+      out.writeBoolean(tableId != null);
+      if (tableId != null) {
+        StateStrings.write(tableId, out);
       }
     }
     tables.update(List.of(out.getCopyOfBuffer()));

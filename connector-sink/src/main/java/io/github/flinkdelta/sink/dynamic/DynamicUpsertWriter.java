@@ -37,6 +37,8 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.utils.ProjectedRowData;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The upsert writer of a dynamic sink: a keyed operator (records arrive keyed by table and primary
@@ -46,11 +48,16 @@ import org.apache.flink.table.data.utils.ProjectedRowData;
  * memory budget. Tables not written for a while are closed right after a checkpoint's hand-over
  * once more than {@link DynamicSinkOptions#MAX_CACHED_TABLES} are open; what their state holds is
  * kept and given back when their next record comes.
+ *
+ * <p>A table dropped and created anew under its name has another id: its writer, what state kept of
+ * it and its keys in the index are dropped, and its keys are read from the new table. The router
+ * sends the records that follow a drop in a shape of their own, so that they are looked up afresh.
  */
 final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
     implements OneInputStreamOperator<DynamicRecord, RowData>, BoundedOneInput {
 
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(DynamicUpsertWriter.class);
 
   private final DynamicSinkConfig config;
 
@@ -58,6 +65,9 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
   private transient DynamicUpsertState state;
   private transient String appId;
   private transient Map<String, UpsertWriterState.Restored> idle;
+
+  /** Per table not open here, the id of the table its state is of, where state named it. */
+  private transient Map<String, String> idleIds;
 
   /** Per table not open here, the key groups whose entries of it the index holds. */
   private transient Map<String, List<KeyGroupRange>> idleCoverage;
@@ -74,13 +84,15 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
   private static final class Upserts {
     final String prefix;
     final TableUpsertWriter writer;
+    final String tableId;
     DynamicTable shape;
     ResolvedShape resolved;
     ProjectedRowData projection;
 
-    Upserts(String prefix, TableUpsertWriter writer) {
+    Upserts(String prefix, TableUpsertWriter writer, String tableId) {
       this.prefix = prefix;
       this.writer = writer;
+      this.tableId = tableId;
     }
   }
 
@@ -99,6 +111,7 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
             : restored.appId() != null ? restored.appId() : config.defaultAppId();
     idle = new HashMap<>(restored.tables());
     idleCoverage = new HashMap<>(restored.covered());
+    idleIds = new HashMap<>(restored.tableIds());
     Configuration options = config.sinkOptions();
     index =
         KeyIndexLoader.open(
@@ -167,10 +180,21 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
       return table;
     }
     ResolvedShape resolved = resolver.resolve(shape);
-    DeltaSinkConfig tableConfig = config.upsertTableConfig(shape.name(), resolved);
+    String name = shape.name();
+    if (table != null && !table.tableId.equals(resolved.tableId())) {
+      table.writer.close();
+      tables.remove(name);
+      table = null;
+      resolved = startAfresh(name, shape);
+    }
+    DeltaSinkConfig tableConfig = config.upsertTableConfig(name, resolved);
     if (table == null) {
-      String name = shape.name();
       String prefix = DynamicRecordKeys.prefixOf(name);
+      String restoredId = idleIds.remove(name);
+      if (restoredId != null && !restoredId.equals(resolved.tableId())) {
+        resolved = startAfresh(name, shape);
+        tableConfig = config.upsertTableConfig(name, resolved);
+      }
       UpsertWriterState.Restored restored = idle.remove(name);
       List<KeyGroupRange> covered = idleCoverage.remove(name);
       // Key groups of this subtask whose entries of the table no restored subtask kept: their
@@ -203,7 +227,7 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
           followers,
           config.sinkOptions().get(DynamicSinkOptions.FOLLOW_INTERVAL),
           compactions);
-      table = new Upserts(prefix, writer);
+      table = new Upserts(prefix, writer, resolved.tableId());
       tables.put(name, table);
     } else if (resolved != table.resolved) {
       table.writer.writeFilesOf(tableConfig);
@@ -212,6 +236,26 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
     table.resolved = resolved;
     table.projection = resolved.projection();
     return table;
+  }
+
+  /**
+   * Forgets what this subtask knew of table {@code name}, which was dropped and created anew: its
+   * state, its keys in the index and its shapes, looking {@code shape} up again.
+   */
+  private ResolvedShape startAfresh(String name, DynamicTable shape) throws Exception {
+    idle.remove(name);
+    idleCoverage.remove(name);
+    idleIds.remove(name);
+    String prefix = DynamicRecordKeys.prefixOf(name);
+    index.removeIf(key -> key.startsWith(prefix));
+    resolver.forget(name);
+    ResolvedShape resolved = resolver.resolve(shape);
+    LOG.info(
+        "Upsert writer {} writes table {} afresh: it was dropped and created anew (id {})",
+        subtask(),
+        name,
+        resolved.tableId());
+    return resolved;
   }
 
   private void handOver(String table, DeltaWriteResult result) throws IOException {
@@ -236,6 +280,7 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
       Map.Entry<String, Upserts> eldest = it.next();
       idle.put(eldest.getKey(), eldest.getValue().writer.state(index.onHeap()));
       idleCoverage.put(eldest.getKey(), List.of(keyGroupRange()));
+      idleIds.put(eldest.getKey(), eldest.getValue().tableId);
       eldest.getValue().writer.close();
       it.remove();
     }
@@ -253,13 +298,15 @@ final class DynamicUpsertWriter extends AbstractStreamOperator<RowData>
     super.snapshotState(context);
     Map<String, UpsertWriterState.Restored> all = new HashMap<>(idle);
     Map<String, List<KeyGroupRange>> covered = new HashMap<>(idleCoverage);
+    Map<String, String> ids = new HashMap<>(idleIds);
     tables.forEach(
         (name, table) -> {
           all.put(name, table.writer.state(index.onHeap()));
           // An open table's entries are complete for every key group of this subtask.
           covered.put(name, List.of(keyGroupRange()));
+          ids.put(name, table.tableId);
         });
-    state.snapshot(appId, index.onHeap(), all, covered);
+    state.snapshot(appId, index.onHeap(), all, covered, ids);
     index.snapshotState(context);
   }
 

@@ -17,8 +17,11 @@ import java.util.Objects;
  * @param deletes the rows deleted; empty for an appending table
  * @param truncates whether the table is truncated once the checkpoint's rows are committed: the
  *     router took a truncation of it before the checkpoint's barrier
+ * @param dropsTableId the id of the table dropped once the checkpoint's rows are committed (the
+ *     router took a drop of it before the barrier); null when it is not dropped
  */
-record DynamicWriteResult(String table, DataFiles files, FileDeletes deletes, boolean truncates) {
+record DynamicWriteResult(
+    String table, DataFiles files, FileDeletes deletes, boolean truncates, String dropsTableId) {
   DynamicWriteResult {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(files, "files");
@@ -27,12 +30,17 @@ record DynamicWriteResult(String table, DataFiles files, FileDeletes deletes, bo
 
   /** Files written to {@code table} and rows deleted in it. */
   DynamicWriteResult(String table, DataFiles files, FileDeletes deletes) {
-    this(table, files, deletes, false);
+    this(table, files, deletes, false, null);
   }
 
-  /** The truncation of {@code table} after the checkpoint's rows. */
-  static DynamicWriteResult truncation(String table) {
-    return new DynamicWriteResult(table, DataFiles.empty(), FileDeletes.empty(), true);
+  /** The truncation or drop of a table after the checkpoint's rows. */
+  static DynamicWriteResult of(HeldRecords.TableEvent event) {
+    return new DynamicWriteResult(
+        event.table(),
+        DataFiles.empty(),
+        FileDeletes.empty(),
+        !event.drops(),
+        event.dropsTableId());
   }
 
   /** Files appended to {@code table}. */

@@ -109,6 +109,16 @@ final class DynamicWriteResultAggregator
         FileDeletes.union(results.stream().map(DynamicWriteResult::deletes).toList()));
   }
 
+  /** The id of the table a router dropped after the checkpoint's rows; null when none did. */
+  private static String droppedTableId(List<DynamicWriteResult> results) {
+    for (DynamicWriteResult result : results) {
+      if (result.dropsTableId() != null) {
+        return result.dropsTableId();
+      }
+    }
+    return null;
+  }
+
   private void emitUpTo(long checkpointId) {
     Iterator<Map.Entry<Long, Map<String, List<DynamicWriteResult>>>> it =
         pending.headMap(checkpointId, true).entrySet().iterator();
@@ -126,7 +136,8 @@ final class DynamicWriteResultAggregator
                           new DynamicCommittable(
                               table,
                               committable(id, results),
-                              results.stream().anyMatch(DynamicWriteResult::truncates)),
+                              results.stream().anyMatch(DynamicWriteResult::truncates),
+                              droppedTableId(results)),
                           id,
                           0))));
       it.remove();

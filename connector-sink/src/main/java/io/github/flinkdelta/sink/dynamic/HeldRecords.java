@@ -4,12 +4,14 @@
  */
 package io.github.flinkdelta.sink.dynamic;
 
+import io.github.flinkdelta.common.StateStrings;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
+import java.util.function.BiPredicate;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.OperatorStateStore;
@@ -18,29 +20,71 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 /**
- * The truncations a router subtask took since the last checkpoint barrier, and the records of those
- * tables that followed them. A truncation is committed after the checkpoint's own version of the
- * table, so a record that follows it must land in a later checkpoint: it is held until the barrier
- * has passed, kept in the checkpoint's state, and released before anything else the subtask does
- * next. The records of other tables go on meanwhile.
+ * The truncations and drops of tables a router subtask took, and what of those tables followed
+ * them: records, and further changes. A truncation or drop is committed after the checkpoint's own
+ * version of the table, so what follows it must land in a later checkpoint.
  *
- * <p>Held records stay in the order they came; a second truncation of a table drops the records of
- * it held since the first, which the second removes anyway. The state is one element per subtask,
- * so that a rescale moves a subtask's held records whole and in order.
+ * <ul>
+ *   <li>What follows a truncation is held until the barrier has passed, kept in the checkpoint's
+ *       state, and released before anything else the subtask does next.
+ *   <li>What follows a drop is held until the barrier has passed and then until the table's name no
+ *       longer stands for the dropped table (the committer dropped it once the checkpoint
+ *       completed): it creates the table anew.
+ * </ul>
+ *
+ * <p>The records of other tables go on meanwhile. What is held stays in the order it came, a second
+ * event of the table among it. The state is one element per subtask, so that a rescale moves a
+ * subtask's held records whole and in order.
  */
 final class HeldRecords {
+
+  /** Marks the state format that holds drops; the first format began with a record count. */
+  private static final int FORMAT_WITH_DROPS = -2;
+
+  /**
+   * A truncation or drop of a table that the router took.
+   *
+   * @param table the table's name as records give it
+   * @param dropsTableId the id of the table a drop removes; null for a truncation
+   */
+  record TableEvent(String table, String dropsTableId) {
+    static TableEvent truncation(String table) {
+      return new TableEvent(table, null);
+    }
+
+    static TableEvent drop(String table, String tableId) {
+      return new TableEvent(table, tableId);
+    }
+
+    boolean drops() {
+      return dropsTableId != null;
+    }
+  }
+
+  /** One table's event and what followed it. */
+  private static final class Pending {
+    final TableEvent event;
+
+    /** Whether the event went on with a checkpoint's results. */
+    boolean handedOn;
+
+    /** Records ({@link DynamicRecord}) and changes ({@link TableChange}) of the table, in order. */
+    final List<Object> items = new ArrayList<>();
+
+    Pending(TableEvent event, boolean handedOn) {
+      this.event = event;
+      this.handedOn = handedOn;
+    }
+  }
 
   private final DynamicRecordType.Serializer serializer = new DynamicRecordType.Serializer();
   private final ListState<byte[]> state;
 
-  /** Tables truncated since the last barrier. */
-  private final Set<String> truncated = new LinkedHashSet<>();
+  /** Per table with an event, the event and what followed it; in the order the events came. */
+  private final Map<String, Pending> pending = new LinkedHashMap<>();
 
-  /** Records of {@link #truncated} tables after their truncation, in order. */
-  private List<DynamicRecord> held = new ArrayList<>();
-
-  /** Records held at the last barrier, or restored: they go on before anything else. */
-  private List<DynamicRecord> released = new ArrayList<>();
+  /** Items released at the last barrier, or restored, or by a drop done: they go on first. */
+  private List<Object> released = new ArrayList<>();
 
   HeldRecords(OperatorStateStore store, boolean restored) throws Exception {
     state =
@@ -49,98 +93,192 @@ final class HeldRecords {
                 "delta-dynamic-router-held-records", BytePrimitiveArraySerializer.INSTANCE));
     if (restored) {
       for (byte[] bytes : state.get()) {
-        released.addAll(read(bytes));
+        read(bytes);
       }
     }
   }
 
-  /** Table {@code table} is truncated once the rows before this call are committed. */
-  void truncate(String table) {
-    truncated.add(table);
-    held.removeIf(record -> record.table().name().equals(table));
+  /**
+   * Table {@code event.table()}, of which nothing is held, is truncated or dropped once the rows
+   * before this call are committed.
+   */
+  void add(TableEvent event) {
+    pending.put(event.table(), new Pending(event, false));
   }
 
-  /** Holds {@code record} when its table was truncated since the barrier; false otherwise. */
+  /** Whether what comes of {@code table} now is held. */
+  boolean holds(String table) {
+    return !pending.isEmpty() && pending.containsKey(table);
+  }
+
+  /** Holds {@code record} when its table has an event pending; false otherwise. */
   boolean hold(DynamicRecord record) {
-    if (truncated.isEmpty() || !truncated.contains(record.table().name())) {
+    Pending held = pending.isEmpty() ? null : pending.get(record.table().name());
+    if (held == null) {
       return false;
     }
-    held.add(serializer.copy(record));
+    held.items.add(serializer.copy(record));
     return true;
   }
 
-  /** The records released at the last barrier (or restored), once; empty afterwards. */
-  List<DynamicRecord> takeReleased() {
+  /** Holds {@code change}, of a table that {@link #holds}. */
+  void hold(TableChange change) {
+    pending.get(change.table()).items.add(change);
+  }
+
+  /**
+   * Releases what followed the drops handed on whose table is gone.
+   *
+   * @param stillHolds whether a table name still stands for the table of an id
+   * @return the events of the drops done
+   */
+  List<TableEvent> releaseDropped(BiPredicate<String, String> stillHolds) {
+    List<TableEvent> done = new ArrayList<>();
+    Iterator<Pending> it = pending.values().iterator();
+    while (it.hasNext()) {
+      Pending drop = it.next();
+      if (drop.handedOn && !stillHolds.test(drop.event.table(), drop.event.dropsTableId())) {
+        released.addAll(drop.items);
+        done.add(drop.event);
+        it.remove();
+      }
+    }
+    return done;
+  }
+
+  /** Whether drops handed on wait for their table to go. */
+  boolean awaitsDrops() {
+    return !pending.isEmpty() && pending.values().stream().anyMatch(p -> p.handedOn);
+  }
+
+  /** The items released since the last call, once; empty afterwards. */
+  List<Object> takeReleased() {
     if (released.isEmpty()) {
       return List.of();
     }
-    List<DynamicRecord> taken = released;
+    List<Object> taken = released;
     released = new ArrayList<>();
     return taken;
   }
 
   /**
-   * At the barrier: the tables truncated since the last one, and their held records become the
-   * released ones, to go on once the barrier has passed.
+   * At the barrier: the events since the last one, to go on with the checkpoint's results. What
+   * followed a truncation is released, to go on once the barrier has passed; what follows a drop
+   * stays held until the table is gone.
    */
-  Set<String> barrier() {
-    if (truncated.isEmpty()) {
-      return Set.of();
+  List<TableEvent> barrier() {
+    List<TableEvent> events = new ArrayList<>();
+    Iterator<Pending> it = pending.values().iterator();
+    while (it.hasNext()) {
+      Pending held = it.next();
+      if (held.handedOn) {
+        continue;
+      }
+      events.add(held.event);
+      if (held.event.drops()) {
+        held.handedOn = true;
+      } else {
+        released.addAll(held.items);
+        it.remove();
+      }
     }
-    Set<String> tables = Collections.unmodifiableSet(new LinkedHashSet<>(truncated));
-    truncated.clear();
-    released.addAll(held);
-    held = new ArrayList<>();
-    return tables;
+    return events;
   }
 
   /**
-   * At the end of a bounded input: no checkpoint follows to commit records held after a truncation.
+   * At the end of a bounded input: no checkpoint follows to commit what was held after a table
+   * event.
    *
-   * @throws IllegalStateException when records are held
+   * @throws IllegalStateException when anything is held
    */
   void checkNoneHeldAtEnd() {
-    if (!held.isEmpty()) {
+    List<String> tables = new ArrayList<>();
+    int count = 0;
+    for (Pending held : pending.values()) {
+      if (!held.items.isEmpty()) {
+        tables.add(held.event.table());
+        count += held.items.size();
+      }
+    }
+    if (count > 0) {
       throw new IllegalStateException(
           String.format(
-              "The input of the dynamic Delta sink ended %d rows after a truncation of %s in its"
-                  + " last checkpoint interval; the rows would have to be committed after the"
-                  + " truncation, in a checkpoint that never comes. Nothing of them was committed."
-                  + " Let a checkpoint pass after the truncation before the input ends, or drop"
-                  + " the truncation.",
-              held.size(), truncated));
+              "The input of the dynamic Delta sink ended %d records or changes after a truncation"
+                  + " or drop of %s in its last checkpoint interval; they would have to be"
+                  + " committed after the truncation or drop, in a checkpoint that never comes."
+                  + " Nothing of them was committed. Let a checkpoint pass after the truncation"
+                  + " or drop before the input ends, or leave the event out.",
+              count, tables));
     }
   }
 
-  /** Number of records held or waiting for release. */
+  /** Number of records and changes held or waiting for release. */
   int size() {
-    return held.size() + released.size();
+    int size = released.size();
+    for (Pending held : pending.values()) {
+      size += held.items.size();
+    }
+    return size;
   }
 
   void snapshot() throws Exception {
-    if (released.isEmpty()) {
+    if (released.isEmpty() && pending.isEmpty()) {
       state.clear();
-    } else {
-      state.update(List.of(write(released)));
+      return;
     }
-  }
-
-  private byte[] write(List<DynamicRecord> records) throws IOException {
     DataOutputSerializer out = new DataOutputSerializer(1024);
-    out.writeInt(records.size());
-    for (DynamicRecord record : records) {
-      serializer.serialize(record, out);
+    out.writeInt(FORMAT_WITH_DROPS);
+    writeItems(released, out);
+    // Snapshots follow the barrier: every event pending is a drop handed on.
+    out.writeInt(pending.size());
+    for (Pending drop : pending.values()) {
+      StateStrings.write(drop.event.table(), out);
+      StateStrings.write(drop.event.dropsTableId(), out);
+      writeItems(drop.items, out);
     }
-    return out.getCopyOfBuffer();
+    state.update(List.of(out.getCopyOfBuffer()));
   }
 
-  private List<DynamicRecord> read(byte[] bytes) throws IOException {
+  private void read(byte[] bytes) throws IOException {
     DataInputDeserializer in = new DataInputDeserializer(bytes);
-    int count = in.readInt();
-    List<DynamicRecord> records = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      records.add(serializer.deserialize(in));
+    int first = in.readInt();
+    if (first >= 0) {
+      // The first format: the records released at the barrier, nothing else.
+      for (int i = 0; i < first; i++) {
+        released.add(serializer.deserialize(in));
+      }
+      return;
     }
-    return records;
+    released.addAll(readItems(in));
+    int drops = in.readInt();
+    for (int i = 0; i < drops; i++) {
+      String table = StateStrings.read(in, "dynamic sink");
+      String tableId = StateStrings.read(in, "dynamic sink");
+      Pending drop = new Pending(TableEvent.drop(table, tableId), true);
+      drop.items.addAll(readItems(in));
+      pending.put(table, drop);
+    }
+  }
+
+  private void writeItems(List<Object> items, DataOutputSerializer out) throws IOException {
+    out.writeInt(items.size());
+    for (Object item : items) {
+      if (item instanceof DynamicRecord record) {
+        out.writeByte(0);
+        serializer.serialize(record, out);
+      } else {
+        out.writeByte(1);
+        TableChanges.write((TableChange) item, out);
+      }
+    }
+  }
+
+  private List<Object> readItems(DataInputDeserializer in) throws IOException {
+    int count = in.readInt();
+    List<Object> items = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      items.add(in.readByte() == 0 ? serializer.deserialize(in) : TableChanges.read(in));
+    }
+    return items;
   }
 }

@@ -20,9 +20,16 @@ import org.apache.flink.table.data.utils.ProjectedRowData;
  *     null for all (a field is left out when its column was dropped from the table)
  * @param key the table's primary key as it encodes keys of rows of the shape; null for a table that
  *     appends
+ * @param tableId the table's id ({@link io.github.flinkdelta.core.table.DeltaTable#id()}): another
+ *     after the table was dropped and created anew
  */
 record ResolvedShape(
-    String name, TableLocator locator, FileLayout layout, int[] keptPositions, KeyColumns key) {
+    String name,
+    TableLocator locator,
+    FileLayout layout,
+    int[] keptPositions,
+    KeyColumns key,
+    String tableId) {
 
   /** A view of rows of the shape as the layout takes them; null when the rows fit as they are. */
   ProjectedRowData projection() {

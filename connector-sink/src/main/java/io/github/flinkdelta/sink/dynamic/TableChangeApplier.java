@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
  * shape stay valid (their columns are found by physical name) and are committed with the
  * checkpoint. A change sent again after a failure finds the table changed and changes nothing; rows
  * of the old shape sent again find their columns by the former names the change recorded.
- * Truncating and dropping tables follow {@link DynamicSinkOptions#TABLE_EVENTS}; a truncation to
- * apply is handed back to the router ({@link HeldRecords}), which has it committed in order.
+ * Truncating and dropping tables follow {@link DynamicSinkOptions#TABLE_EVENTS}; a truncation or
+ * drop to apply is handed back to the router ({@link HeldRecords}), which has it committed in
+ * order.
  */
 final class TableChangeApplier {
 
@@ -27,20 +28,22 @@ final class TableChangeApplier {
 
   private final DynamicSinkConfig config;
   private final DynamicTableResolver resolver;
+  private final TableDrops drops;
 
   TableChangeApplier(DynamicSinkConfig config, DynamicTableResolver resolver) {
     this.config = config;
     this.resolver = resolver;
+    this.drops = new TableDrops(config);
   }
 
   /**
    * Applies {@code change}.
    *
    * @param openFiles the table's open files in this writer, or null when it has none
-   * @return whether the table is to be truncated after the rows before the change: the records of
-   *     it that follow wait for the next checkpoint
+   * @return the truncation or drop of the table to commit after the rows before the change, whose
+   *     records that follow wait for it; null when nothing waits
    */
-  boolean apply(TableChange change, TableFiles openFiles) throws IOException {
+  HeldRecords.TableEvent apply(TableChange change, TableFiles openFiles) throws IOException {
     Configuration options = config.optionsOf(change.table());
     boolean enableColumnMapping =
         options.get(DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING);
@@ -57,7 +60,7 @@ final class TableChangeApplier {
     } else {
       return tableEvent(change, options.get(DynamicSinkOptions.TABLE_EVENTS));
     }
-    return false;
+    return null;
   }
 
   /** A change of a table's columns through {@link DeltaTable}. */
@@ -86,32 +89,24 @@ final class TableChangeApplier {
     resolver.forget(change.table());
   }
 
-  private boolean tableEvent(TableChange change, TableEventPolicy policy) {
+  private HeldRecords.TableEvent tableEvent(TableChange change, TableEventPolicy policy) {
     boolean truncation = change instanceof TableChange.TruncateTable;
     String event = truncation ? "truncated" : "dropped";
     String table = config.names().fullName(change.table());
-    if (policy == TableEventPolicy.APPLY && truncation) {
-      if (config.names().reference(change.table()).find(config.hadoopConf()).isEmpty()) {
-        LOG.info("Table {} was truncated at the source, and holds nothing here yet", table);
-        return false;
+    if (policy == TableEventPolicy.APPLY) {
+      String tableId = drops.idOf(change.table());
+      if (tableId == null) {
+        LOG.info("Table {} was {} at the source, and holds nothing here yet", table, event);
+        return null;
       }
       LOG.info(
-          "Table {} was truncated at the source; it is truncated after the checkpoint's rows",
-          table);
-      return true;
-    }
-    if (policy == TableEventPolicy.APPLY) {
-      throw new IllegalStateException(
-          String.format(
-              "Table %s was dropped at the source; the dynamic Delta sink truncates tables as"
-                  + " '%s' = %s says, but does not drop them: nothing of it was applied. Drop the"
-                  + " table in its catalog (or remove its directory) yourself, and set '%s' = %s"
-                  + " or remove the event from the stream.",
-              table,
-              DynamicSinkOptions.TABLE_EVENTS.key(),
-              policy,
-              DynamicSinkOptions.TABLE_EVENTS.key(),
-              TableEventPolicy.IGNORE));
+          "Table {} was {} at the source; it is {} after the checkpoint's rows",
+          table,
+          event,
+          event);
+      return truncation
+          ? HeldRecords.TableEvent.truncation(change.table())
+          : HeldRecords.TableEvent.drop(change.table(), tableId);
     }
     if (policy == TableEventPolicy.IGNORE) {
       LOG.warn(
@@ -121,22 +116,21 @@ final class TableChangeApplier {
           event,
           DynamicSinkOptions.TABLE_EVENTS.key(),
           policy);
-      return false;
+      return null;
     }
     throw new IllegalStateException(
         String.format(
             "Table %s was %s at the source, and the dynamic Delta sink refuses table events as"
                 + " '%s' = %s says: nothing of it was applied. Set '%s' = %s to keep the table's"
-                + " rows and go on%s, or remove the event from the stream.",
+                + " rows and go on, or %s to %s it in order with its rows, or remove the event"
+                + " from the stream.",
             table,
             event,
             DynamicSinkOptions.TABLE_EVENTS.key(),
             policy,
             DynamicSinkOptions.TABLE_EVENTS.key(),
             TableEventPolicy.IGNORE,
-            truncation
-                ? String.format(
-                    " (or %s to truncate it in order with its rows)", TableEventPolicy.APPLY)
-                : ""));
+            TableEventPolicy.APPLY,
+            truncation ? "truncate" : "drop"));
   }
 }

@@ -31,11 +31,16 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
  * opened at the table's first commit. Before that first commit after a restore, the table is
  * checked for commits of the app id past the restored checkpoint (restored state older than the
  * table), which the single-table sink checks when the job starts.
+ *
+ * <p>A checkpoint that drops the table commits its rows, then drops it ({@link TableDrops}); the
+ * next checkpoint's rows go to the table created anew. Sent again after a failure, a drop whose
+ * table is gone or was created anew since finds its rows and its drop done, and skips both.
  */
 final class TableCommit implements AutoCloseable {
 
   private final String name;
   private final DynamicSinkConfig config;
+  private final TableDrops drops;
   private final OptionalLong restoredCheckpointId;
   private final boolean checkRestoredState;
   private final ExecutorService background;
@@ -51,12 +56,14 @@ final class TableCommit implements AutoCloseable {
   TableCommit(
       String name,
       DynamicSinkConfig config,
+      TableDrops drops,
       OptionalLong restoredCheckpointId,
       boolean checkRestoredState,
       ExecutorService background) {
     this.name = name;
     this.background = background;
     this.config = config;
+    this.drops = drops;
     this.restoredCheckpointId = restoredCheckpointId;
     this.checkRestoredState = checkRestoredState;
   }
@@ -67,12 +74,41 @@ final class TableCommit implements AutoCloseable {
 
   /**
    * Commits the table's requests of one completed checkpoint (or of several, after a restore), in
-   * checkpoint order; a truncation follows the version of the checkpoint that carries it, before
-   * the next checkpoint's.
+   * checkpoint order; a truncation or drop follows the version of the checkpoint that carries it,
+   * before the next checkpoint's.
    */
   void commit(List<DynamicCommitter.TableCommitRequest> requests) {
     List<DynamicCommitter.TableCommitRequest> ordered = new ArrayList<>(requests);
     ordered.sort(Comparator.comparingLong(request -> request.getCommittable().checkpointId()));
+    List<DynamicCommitter.TableCommitRequest> beforeDrop = new ArrayList<>();
+    for (DynamicCommitter.TableCommitRequest request : ordered) {
+      beforeDrop.add(request);
+      String dropped = request.dropsTableId();
+      if (dropped != null) {
+        commitAndDrop(beforeDrop, dropped);
+        beforeDrop = new ArrayList<>();
+      }
+    }
+    if (!beforeDrop.isEmpty()) {
+      commitInOrder(beforeDrop);
+    }
+  }
+
+  /**
+   * Commits {@code requests} into the table of id {@code tableId}, then drops it; when the name no
+   * longer stands for that table, all of it was done before.
+   */
+  private void commitAndDrop(List<DynamicCommitter.TableCommitRequest> requests, String tableId) {
+    if (!drops.stillHolds(name, tableId)) {
+      requests.forEach(DynamicCommitter.TableCommitRequest::signalAlreadyCommitted);
+      return;
+    }
+    commitInOrder(requests);
+    close();
+    drops.dropIfStill(name, tableId);
+  }
+
+  private void commitInOrder(List<DynamicCommitter.TableCommitRequest> ordered) {
     if (committer == null) {
       committer = open(ordered.get(0).getCommittable().appId());
     }

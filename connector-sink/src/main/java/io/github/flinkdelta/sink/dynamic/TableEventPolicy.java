@@ -14,9 +14,10 @@ public enum TableEventPolicy {
   /** Log the event and go on; the table keeps its rows. */
   IGNORE,
   /**
-   * Truncate the table once the rows before the event are committed: the checkpoint's version of
-   * the table is followed by one that removes every row, and the rows after the event land in the
-   * next checkpoint. A dropped table is refused as by {@link #FAIL}: dropping is not applied.
+   * Truncate or drop the table once the rows before the event are committed: the checkpoint's
+   * version of the table is followed by one that removes every row, or the table is dropped. The
+   * rows after a truncation land in the next checkpoint; those after a drop wait until the table is
+   * dropped, and create it anew.
    */
   APPLY
 }

@@ -61,7 +61,8 @@ class DynamicWriteResultAggregatorTest {
       harness.processElement(result("a", 1, 0, file("a1", 3)));
       harness.processElement(
           new StreamRecord<>(
-              new CommittableWithLineage<>(DynamicWriteResult.truncation("a"), 1, 0)));
+              new CommittableWithLineage<>(
+                  DynamicWriteResult.of(HeldRecords.TableEvent.truncation("a")), 1, 0)));
       harness.processElement(result("b", 1, 1, file("b1", 2)));
       harness.prepareSnapshotPreBarrier(1);
 
@@ -77,10 +78,41 @@ class DynamicWriteResultAggregatorTest {
       assertThat(read.table()).isEqualTo("a");
       assertThat(read.truncates()).isTrue();
       assertThat(read.committable().files().numRecords()).isEqualTo(3);
-      // State written before truncations existed ends where the flag would start.
+      assertThat(read.dropsTableId()).isNull();
+      // State written before drops existed ends after the truncation flag; state written before
+      // truncations existed ends where the flag would start.
       byte[] bytes = serializer.serialize(out.get(0));
-      byte[] older = Arrays.copyOf(bytes, bytes.length - 1);
+      byte[] beforeDrops = Arrays.copyOf(bytes, bytes.length - 1);
+      assertThat(serializer.deserialize(serializer.getVersion(), beforeDrops).truncates()).isTrue();
+      byte[] older = Arrays.copyOf(bytes, bytes.length - 2);
       assertThat(serializer.deserialize(serializer.getVersion(), older).truncates()).isFalse();
+    }
+  }
+
+  @Test
+  void aDropRidesOnItsTablesCommittableWithTheIdOfTheTableItDrops() throws Exception {
+    try (var harness = harness()) {
+      harness.open();
+      harness.processElement(result("a", 1, 1, file("a1", 3)));
+      DynamicSerializers.WriteResults results = new DynamicSerializers.WriteResults();
+      DynamicWriteResult drop = DynamicWriteResult.of(HeldRecords.TableEvent.drop("a", "id-of-a"));
+      assertThat(results.deserialize(results.getVersion(), results.serialize(drop)))
+          .isEqualTo(drop);
+      harness.processElement(
+          new StreamRecord<>(
+              new CommittableWithLineage<>(
+                  DynamicWriteResult.of(HeldRecords.TableEvent.drop("a", "id-of-a")), 1, 0)));
+      harness.prepareSnapshotPreBarrier(1);
+
+      DynamicCommittable out = committables(harness).get(0);
+      assertThat(out.dropsTableId()).isEqualTo("id-of-a");
+      assertThat(out.truncates()).isFalse();
+      assertThat(out.committable().files().numRecords()).isEqualTo(3);
+      DynamicSerializers.Committables serializer = new DynamicSerializers.Committables();
+      DynamicCommittable read =
+          serializer.deserialize(serializer.getVersion(), serializer.serialize(out));
+      assertThat(read.dropsTableId()).isEqualTo("id-of-a");
+      assertThat(read.truncates()).isFalse();
     }
   }
 

@@ -8,12 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkdelta.core.testing.DeltaTableReader;
-import io.github.flinkdelta.it.support.Await;
 import io.github.flinkdelta.it.support.CatalogReads;
 import io.github.flinkdelta.it.support.DeltaLogFiles;
 import io.github.flinkdelta.it.support.FaultCounter;
 import io.github.flinkdelta.it.support.FlinkCluster;
-import io.github.flinkdelta.it.support.IndexGate;
 import io.github.flinkdelta.it.support.SharedSpark;
 import io.github.flinkdelta.it.support.TestRows;
 import io.github.flinkdelta.it.support.UpsertAssert;
@@ -40,11 +38,6 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.TreeMap;
 import java.util.function.Function;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.functions.KeySelector;
-import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -56,12 +49,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Tables truncated or dropped at the source ({@link DynamicSinkOptions#TABLE_EVENTS}): refused by
- * default, ignored on request, and truncations applied in order with the rows: every row before a
- * truncation gone, every row after it kept, on an appending table and on a table with a primary key
- * (whose upsert writers take the removed rows out of their key indexes), through failures right
- * after a truncation, read back through Kernel and delta-spark; on path tables and on Unity Catalog
- * managed tables.
+ * Tables truncated at the source ({@link DynamicSinkOptions#TABLE_EVENTS}): refused by default,
+ * ignored on request, and applied in order with the rows: every row before a truncation gone, every
+ * row after it kept, on an appending table and on a table with a primary key (whose upsert writers
+ * take the removed rows out of their key indexes), through failures right after a truncation, read
+ * back through Kernel and delta-spark; on path tables and on Unity Catalog managed tables.
  */
 class DynamicTruncationITCase {
 
@@ -133,42 +125,21 @@ class DynamicTruncationITCase {
   }
 
   /**
-   * Runs {@link TruncatedTables} into the tables {@code sink} makes, until the generator waits at
-   * its gate before the last element and both tables hold the element before it, as {@code rowsOf}
-   * reads them by name ({@code db.events}, {@code db.keyed}); then lets it end.
+   * Runs {@link TruncatedTables} into the tables {@code sink} makes, until both hold the element
+   * before the last, as {@code rowsOf} reads them by name ({@code db.events}, {@code db.keyed}).
    */
   private void runTruncations(
       DynamicDeltaSinkBuilder<Long> sink, Function<String, List<List<Object>>> rowsOf)
       throws Exception {
-    // The generator waits before its last element until both truncations are committed, so that
-    // the input does not end in the checkpoint interval of one.
-    IndexGate gate = IndexGate.before(shared, COUNT - 1);
-    StreamExecutionEnvironment env =
-        FLINK.job().checkpointEveryMillis(100).restarts(5).parallelism(2).env();
-    env.fromSource(
-            new DataGeneratorSource<>(gate.indexes(), COUNT, gate.limiter(), Types.LONG),
-            WatermarkStrategy.noWatermarks(),
-            "indexes")
-        .setParallelism(1)
-        .sinkTo(
-            sink
-                // Every element reaches one router, in order; keyed rows go to two upsert writers.
-                .distributeBy(new OneRouter())
-                .option(DynamicSinkOptions.TABLE_EVENTS, TableEventPolicy.APPLY)
-                .build());
-    JobClient job = env.executeAsync("truncations");
-    // The last element before the gate follows the second truncation: once both tables hold it,
-    // the truncation is committed, and nothing of it is held any more.
     long last = COUNT - 2;
-    Await.until(
-        job,
-        "both tables holding element " + last + ", the generator at its gate",
+    TableEventJobs.run(
+        FLINK,
+        shared,
+        COUNT,
+        sink,
         () ->
-            gate.holds()
-                && rowsOf.apply("db.events").stream().anyMatch(r -> (long) r.get(0) == last)
+            rowsOf.apply("db.events").stream().anyMatch(r -> (long) r.get(0) == last)
                 && rowsOf.apply("db.keyed").contains(List.of(TruncatedTables.keyOf(last), last)));
-    gate.open();
-    job.getJobExecutionResult().get();
     assertThat(injected.count()).isEqualTo(2);
   }
 
@@ -191,7 +162,7 @@ class DynamicTruncationITCase {
   }
 
   @Test
-  void tableEventsFailTheJobNamingTheTableUnlessIgnoredAndADropIsNeverApplied() throws Exception {
+  void tableEventsFailTheJobNamingTheTableUnlessIgnored() throws Exception {
     StreamExecutionEnvironment env = FLINK.job().checkpointEveryMillis(100).parallelism(1).env();
     TestRows.source(env, 100, 1_000, BUCKETS)
         .sinkTo(DeltaSink.dynamic(new Truncating()).tableRoot(dir.toUri().toString()).build());
@@ -216,23 +187,6 @@ class DynamicTruncationITCase {
     ignoring.execute("truncate ignored");
     assertThat(DeltaTableReader.readAll(dir.resolve("ignoring/db/events").toUri().toString()))
         .containsExactlyInAnyOrderElementsOf(TestRows.expected(100, BUCKETS));
-
-    StreamExecutionEnvironment dropping =
-        FLINK.job().checkpointEveryMillis(100).parallelism(1).env();
-    TestRows.source(dropping, 100, 1_000, BUCKETS)
-        .sinkTo(
-            DeltaSink.dynamic(Truncating.dropping())
-                .tableRoot(dir.resolve("dropping").toUri().toString())
-                .option(DynamicSinkOptions.TABLE_EVENTS, TableEventPolicy.APPLY)
-                .build());
-    assertThatThrownBy(() -> dropping.execute("drop refused"))
-        .satisfies(
-            e ->
-                assertThat(ExceptionUtils.stringifyException(e))
-                    .contains("db/events was dropped at the source")
-                    .contains("does not drop them"));
-    assertThat(DeltaTableReader.readAll(dir.resolve("dropping/db/events").toUri().toString()))
-        .allMatch(r -> (long) r.get(0) < 50);
   }
 
   /** The rows of the catalog's table; none before the catalog knows it. */
@@ -302,31 +256,9 @@ class DynamicTruncationITCase {
     }
   }
 
-  /** Keys every element alike: one router takes them all, in order. */
-  private static final class OneRouter implements KeySelector<Long, Integer> {
-    @Override
-    public Integer getKey(Long element) {
-      return 0;
-    }
-  }
-
-  /** Rows of one table, truncated (or dropped) at the source after row 49. */
+  /** Rows of one table, truncated at the source after row 49. */
   private static final class Truncating implements DynamicRecordGenerator<RowData> {
-    private final boolean drops;
     private transient DynamicTable table;
-
-    Truncating() {
-      this(false);
-    }
-
-    private Truncating(boolean drops) {
-      this.drops = drops;
-    }
-
-    /** The same rows, the table dropped after row 49 instead. */
-    static Truncating dropping() {
-      return new Truncating(true);
-    }
 
     @Override
     public void generate(RowData row, Output out) throws Exception {
@@ -335,8 +267,7 @@ class DynamicTruncationITCase {
       }
       out.collect(new DynamicRecord(table, row));
       if (row.getLong(0) == 49) {
-        out.apply(
-            drops ? TableChange.dropTable("db.events") : TableChange.truncateTable("db.events"));
+        out.apply(TableChange.truncateTable("db.events"));
       }
     }
   }
