@@ -13,6 +13,8 @@ import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.it.dynamic.ChangelogTables;
+import io.github.flinkdelta.it.dynamic.DroppedTables;
+import io.github.flinkdelta.it.dynamic.TableEventJobs;
 import io.github.flinkdelta.it.support.Await;
 import io.github.flinkdelta.it.support.CatalogReads;
 import io.github.flinkdelta.it.support.Changelog;
@@ -146,6 +148,56 @@ abstract class UnityCatalogContract {
     String audit = catalog() + "." + schema() + "." + prefix + "audit";
     assertThat(CatalogReads.read(connection(), audit, storageOptions()).rows())
         .hasSize((int) count);
+  }
+
+  /**
+   * Tables dropped at the source, through the dynamic sink with {@code sink.dynamic.table-events =
+   * APPLY}: each drop deletes the managed table from the catalog after the rows before it, and the
+   * rows after it register a new managed table in a shape the dropped one could not evolve into.
+   */
+  @Test
+  void theDynamicSinkDropsManagedTablesAndCreatesThemAnewInOrderWithTheirRows() throws Exception {
+    String namespace = catalog() + "." + schema();
+    String prefix = "flink_delta_drop_" + UUID.randomUUID().toString().substring(0, 8) + "_";
+    long count = 1_500;
+    DroppedTables tables = new DroppedTables(injected, prefix, 500, 1_000, count);
+    String events = namespace + "." + tables.events();
+    String keyed = namespace + "." + tables.keyed();
+    long last = count - 2;
+    TableEventJobs.run(
+        FLINK,
+        shared,
+        count,
+        DeltaSink.dynamic(tables)
+            .unityCatalog(connection())
+            .defaultNamespace(namespace)
+            .hadoopOptions(storageOptions()),
+        () ->
+            rowsIfAny(events).stream().anyMatch(r -> (long) r.get(0) == last)
+                && rowsIfAny(keyed).contains(tables.keyedRow(last)));
+
+    assertThat(injected.count()).isEqualTo(2);
+    assertThat(CatalogReads.read(connection(), events, storageOptions()).rows())
+        .containsExactlyInAnyOrderElementsOf(tables.keptEvents());
+    UpsertAssert.assertRows(
+        CatalogReads.read(connection(), keyed, storageOptions()).rows(),
+        tables.latestKeyed(),
+        keyed);
+    assertThat(CatalogReads.columns(connection(), keyed))
+        .filteredOn(column -> column.getName().equals("v"))
+        .singleElement()
+        .satisfies(v -> assertThat(v.getTypeName().getValue()).isEqualTo("STRING"));
+  }
+
+  /**
+   * The rows of a catalog table; none while the catalog does not have it (dropped, not created).
+   */
+  private List<List<Object>> rowsIfAny(String table) {
+    try {
+      return CatalogReads.read(connection(), table, storageOptions()).rows();
+    } catch (RuntimeException missingOrDroppedMeanwhile) {
+      return List.of();
+    }
   }
 
   @Test

@@ -24,7 +24,7 @@ import org.apache.flink.testutils.junit.SharedObjectsExtension;
  * indexes {@code 0 .. count - 1}, all through one router, in order, with failures the generator
  * injects.
  */
-final class TableEventJobs {
+public final class TableEventJobs {
 
   private TableEventJobs() {}
 
@@ -33,7 +33,7 @@ final class TableEventJobs {
    * holdsTheElementBefore} says the tables hold the one before it (every event is committed then,
    * and nothing of them is held any more); then lets the input end.
    */
-  static void run(
+  public static void run(
       FlinkCluster flink,
       SharedObjectsExtension shared,
       long count,
