@@ -139,6 +139,7 @@ public final class BackgroundCompaction implements AutoCloseable {
 
   private void prepare() {
     if (closing) {
+      LOG.info("Compaction of {} cancelled: the sink closed before it started", config.tableName());
       running.set(false);
       return;
     }
@@ -192,6 +193,9 @@ public final class BackgroundCompaction implements AutoCloseable {
     try (var loader = ConnectorClassLoader.enter()) {
       PreparedCompaction pending = ready.getAndSet(null);
       if (pending != null && table != null) {
+        LOG.info(
+            "Compaction of {} cancelled: the sink closed before its commit; its files are deleted",
+            config.tableName());
         table.maintenance().discardCompaction(pending);
       }
       if (table != null) {

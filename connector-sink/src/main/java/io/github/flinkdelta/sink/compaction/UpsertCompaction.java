@@ -193,6 +193,7 @@ public final class UpsertCompaction implements AutoCloseable {
 
   private void prepare(long indexVersion) {
     if (closing) {
+      LOG.info("Compaction of {} cancelled: the sink closed before it started", config.tableName());
       running.set(false);
       return;
     }
@@ -278,6 +279,9 @@ public final class UpsertCompaction implements AutoCloseable {
     try (var loader = ConnectorClassLoader.enter()) {
       Rewrite pending = ready.getAndSet(null);
       if (pending != null && table != null) {
+        LOG.info(
+            "Compaction of {} cancelled: the sink closed before its commit; its files are deleted",
+            config.tableName());
         table.maintenance().discardCompaction(pending.prepared());
       }
       if (table != null) {
