@@ -4,18 +4,17 @@
  */
 package io.github.flinkdelta.sink;
 
-import io.github.flinkdelta.sink.committer.DeltaCommittable;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.connector.sink2.Committer;
 
 /** A commit request that records what the committer signalled about it. */
-public final class RecordedCommitRequest implements Committer.CommitRequest<DeltaCommittable> {
+public final class RecordedCommitRequest<C> implements Committer.CommitRequest<C> {
 
-  private final DeltaCommittable committable;
+  private final C committable;
   private final List<String> signals = new ArrayList<>();
 
-  public RecordedCommitRequest(DeltaCommittable committable) {
+  public RecordedCommitRequest(C committable) {
     this.committable = committable;
   }
 
@@ -25,7 +24,7 @@ public final class RecordedCommitRequest implements Committer.CommitRequest<Delt
   }
 
   @Override
-  public DeltaCommittable getCommittable() {
+  public C getCommittable() {
     return committable;
   }
 
@@ -50,7 +49,7 @@ public final class RecordedCommitRequest implements Committer.CommitRequest<Delt
   }
 
   @Override
-  public void updateAndRetryLater(DeltaCommittable committable) {
+  public void updateAndRetryLater(C committable) {
     signals.add("update and retry later");
   }
 

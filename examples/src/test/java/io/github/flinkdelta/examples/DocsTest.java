@@ -36,7 +36,7 @@ final class DocsTest {
 
   private static final String QUICKSTART =
       "./mvnw -B -pl examples -am package -DskipTests -Pquickstart";
-  private static final String TEST_SUITE = "./mvnw -B verify";
+  private static final String TEST_SUITE = "./mvnw -B -T 1C verify";
 
   private static final Pattern LINK = Pattern.compile("\\[[^\\]]*]\\(([^)\\s]+)\\)");
   private static final Pattern HEADING = Pattern.compile("#{1,6}\\s+(.+?)(?:\\s+#+)?\\s*");

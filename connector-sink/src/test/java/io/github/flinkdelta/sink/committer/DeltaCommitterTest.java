@@ -64,8 +64,8 @@ class DeltaCommitterTest {
 
   @Test
   void committablesAreCommittedInCheckpointOrder() throws Exception {
-    RecordedCommitRequest third = request(3, 30, 31);
-    RecordedCommitRequest second = request(2, 20);
+    RecordedCommitRequest<DeltaCommittable> third = request(3, 30, 31);
+    RecordedCommitRequest<DeltaCommittable> second = request(2, 20);
     try (DeltaCommitter committer = committer(OptionalLong.empty())) {
       committer.commit(List.of(third, second));
     }
@@ -85,7 +85,7 @@ class DeltaCommitterTest {
       first.commit(List.of(request(1, 1), request(2, 2)));
     }
     // The job failed after the commit of checkpoint 2 and was restored from checkpoint 2.
-    RecordedCommitRequest replayed = request(2, 2);
+    RecordedCommitRequest<DeltaCommittable> replayed = request(2, 2);
     try (DeltaCommitter restored = committer(OptionalLong.of(2))) {
       restored.commit(List.of(replayed));
     }
@@ -101,7 +101,7 @@ class DeltaCommitterTest {
       other.commit(List.of(request(5, 5)));
     }
     // A second job under the same app id, restored from its checkpoint 1, takes checkpoint 2.
-    RecordedCommitRequest fresh = request(2, 2);
+    RecordedCommitRequest<DeltaCommittable> fresh = request(2, 2);
     try (DeltaCommitter second = committer(OptionalLong.of(1))) {
       assertThatThrownBy(() -> second.commit(List.of(fresh)))
           .isInstanceOf(SuppressRestartsException.class)
@@ -116,7 +116,7 @@ class DeltaCommitterTest {
   @Test
   void aLostCommitAnswerIsSettledWithoutADuplicate() throws Exception {
     faults.arm(Fault.LAND_THEN_LOSE_THE_RESPONSE);
-    RecordedCommitRequest request = request(1, 1, 2);
+    RecordedCommitRequest<DeltaCommittable> request = request(1, 1, 2);
     try (DeltaCommitter committer = committer(OptionalLong.empty())) {
       committer.commit(List.of(request));
     }
@@ -130,7 +130,7 @@ class DeltaCommitterTest {
   @Test
   void aRefusedCommitFailsTheTaskAndKeepsItsFilesForTheRetry() throws Exception {
     faults.arm(Fault.FAIL_FOR_GOOD);
-    RecordedCommitRequest request = request(4, 4);
+    RecordedCommitRequest<DeltaCommittable> request = request(4, 4);
     try (DeltaCommitter committer = committer(OptionalLong.empty())) {
       assertThatThrownBy(() -> committer.commit(List.of(request)))
           .isInstanceOf(IllegalStateException.class)
@@ -143,7 +143,7 @@ class DeltaCommitterTest {
     assertThat(request.signals()).isEmpty();
     assertThat(DeltaTableReader.version(path)).isZero();
 
-    RecordedCommitRequest retried = request(4, 4);
+    RecordedCommitRequest<DeltaCommittable> retried = request(4, 4);
     try (DeltaCommitter restored = committer(OptionalLong.of(4))) {
       restored.commit(List.of(retried));
     }
@@ -160,7 +160,7 @@ class DeltaCommitterTest {
       clock.advanceSeconds(30);
       assertThat(metrics.gauge("elapsedSecondsSinceLastSuccessfulCommit")).isEqualTo(30);
 
-      RecordedCommitRequest idle = emptyRequest(2);
+      RecordedCommitRequest<DeltaCommittable> idle = emptyRequest(2);
       committer.commit(List.of(idle));
       assertThat(idle.signals()).isEmpty();
       assertThat(metrics.gauge("elapsedSecondsSinceLastSuccessfulCommit")).isZero();
@@ -188,7 +188,7 @@ class DeltaCommitterTest {
     }
     // Checkpoints were declined for an hour and a half: a vacuum may have taken the files of the
     // one carried over, which no version references.
-    RecordedCommitRequest carried = request(2, 2);
+    RecordedCommitRequest<DeltaCommittable> carried = request(2, 2);
     DeltaCommittable old = carried.getCommittable();
     DeltaCommittable handedOnLongAgo =
         new DeltaCommittable(
@@ -202,7 +202,7 @@ class DeltaCommitterTest {
 
     try (DeltaCommitter committer = committer(OptionalLong.empty())) {
       assertThatThrownBy(
-              () -> committer.commit(List.of(new RecordedCommitRequest(handedOnLongAgo))))
+              () -> committer.commit(List.of(new RecordedCommitRequest<>(handedOnLongAgo))))
           .isInstanceOf(SuppressRestartsException.class)
           .rootCause()
           .hasMessageContaining(missing);
@@ -211,7 +211,7 @@ class DeltaCommitterTest {
     assertRows(1);
   }
 
-  private void committerOnce(RecordedCommitRequest request) throws Exception {
+  private void committerOnce(RecordedCommitRequest<DeltaCommittable> request) throws Exception {
     try (DeltaCommitter committer = committer(OptionalLong.empty())) {
       committer.commit(List.of(request));
     }
@@ -234,17 +234,18 @@ class DeltaCommitterTest {
         true);
   }
 
-  private static RecordedCommitRequest emptyRequest(long checkpoint) {
-    return new RecordedCommitRequest(new DeltaCommittable(APP, checkpoint, DataFiles.empty()));
+  private static RecordedCommitRequest<DeltaCommittable> emptyRequest(long checkpoint) {
+    return new RecordedCommitRequest<>(new DeltaCommittable(APP, checkpoint, DataFiles.empty()));
   }
 
-  private RecordedCommitRequest request(long checkpoint, long... ids) throws Exception {
+  private RecordedCommitRequest<DeltaCommittable> request(long checkpoint, long... ids)
+      throws Exception {
     List<RowData> rows = new ArrayList<>();
     for (long id : ids) {
       rows.add(GenericRowData.of(id));
     }
     DataFiles files = DataFiles.of(TestTables.writeFiles(path, TYPE, List.of(), rows));
-    return new RecordedCommitRequest(new DeltaCommittable(APP, checkpoint, files));
+    return new RecordedCommitRequest<>(new DeltaCommittable(APP, checkpoint, files));
   }
 
   private void assertRows(long... ids) {

@@ -55,9 +55,7 @@ class DynamicRecordRouterTest {
       dropped = drops.idOf("db.t");
       router.prepareSnapshotPreBarrier(1);
       assertThat(results(router))
-          .containsExactly(
-              new DynamicWriteResultSummary("db.t", 5, null),
-              new DynamicWriteResultSummary("db.t", 0, dropped));
+          .containsExactly(new HandedOn("db.t", 5, null), new HandedOn("db.t", 0, dropped));
       state = router.snapshot(1, 1);
     }
 
@@ -75,26 +73,25 @@ class DynamicRecordRouterTest {
       router.prepareSnapshotPreBarrier(3);
       assertThat(results(router))
           .as("rows 5 to 9, released into the table created anew")
-          .containsExactly(new DynamicWriteResultSummary("db.t", 5, null));
+          .containsExactly(new HandedOn("db.t", 5, null));
       assertThat(drops.idOf("db.t")).isNotNull().isNotEqualTo(dropped);
     }
   }
 
   /** What a write result says, without its files. */
-  private record DynamicWriteResultSummary(String table, long rows, String dropsTableId) {}
+  private record HandedOn(String table, long rows, String dropsTableId) {}
 
-  private static List<DynamicWriteResultSummary> results(
+  private static List<HandedOn> results(
       OneInputStreamOperatorTestHarness<Long, DynamicRecord> router) throws Exception {
     DynamicSerializers.WriteResults serializer = new DynamicSerializers.WriteResults();
-    List<DynamicWriteResultSummary> results = new ArrayList<>();
+    List<HandedOn> results = new ArrayList<>();
     var output = router.getSideOutput(DynamicRecordRouter.APPEND_RESULTS);
     if (output != null) {
       for (StreamRecord<RowData> row : output) {
         DynamicWriteResult result =
             serializer.deserialize(serializer.getVersion(), row.getValue().getBinary(0));
         results.add(
-            new DynamicWriteResultSummary(
-                result.table(), result.files().numRecords(), result.dropsTableId()));
+            new HandedOn(result.table(), result.files().numRecords(), result.dropsTableId()));
       }
       output.clear();
     }

@@ -9,14 +9,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.core.write.DataFile;
 import io.github.flinkdelta.core.write.DataFiles;
+import io.github.flinkdelta.sink.RecordedCommitRequest;
 import io.github.flinkdelta.sink.committer.DeltaCommittable;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import org.apache.flink.api.connector.sink2.Committer.CommitRequest;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -54,11 +53,12 @@ class TableDropCommitTest {
     String dropped = drops.idOf("db.t");
     String path = root.resolve("db/t").toUri().toString();
 
-    Request drop = new Request(committable(1, DataFiles.empty(), dropped));
+    RecordedCommitRequest<DynamicCommittable> drop =
+        new RecordedCommitRequest<>(committable(1, DataFiles.empty(), dropped));
     try (DynamicCommitter committer = committer(config)) {
       committer.commit(List.of(drop));
     }
-    assertThat(drop.signals).isEmpty();
+    assertThat(drop.signals()).isEmpty();
     assertThat(drops.idOf("db.t")).isNull();
     assertThat(Files.exists(root.resolve("db/t"))).isFalse();
 
@@ -71,11 +71,12 @@ class TableDropCommitTest {
     // A failure, and the checkpoint that dropped the table comes again, with a file it had written
     // into the dropped table.
     DataFile written = new DataFile("part-0.parquet", 100, 3, Map.of(), "{\"numRecords\":3}");
-    Request replay = new Request(committable(1, DataFiles.of(List.of(written)), dropped));
+    RecordedCommitRequest<DynamicCommittable> replay =
+        new RecordedCommitRequest<>(committable(1, DataFiles.of(List.of(written)), dropped));
     try (DynamicCommitter committer = committer(config)) {
       committer.commit(List.of(replay));
     }
-    assertThat(replay.signals).containsExactly("already committed");
+    assertThat(replay.signals()).containsExactly("already committed");
     assertThat(drops.idOf("db.t")).isEqualTo(created);
     assertThat(DeltaTableReader.version(path)).isZero();
   }
@@ -88,50 +89,5 @@ class TableDropCommitTest {
   private static DynamicCommittable committable(long checkpoint, DataFiles files, String dropsId) {
     return new DynamicCommittable(
         "db.t", new DeltaCommittable("app", checkpoint, files), false, dropsId);
-  }
-
-  /** A commit request that records what the committer signalled about it. */
-  private static final class Request implements CommitRequest<DynamicCommittable> {
-    private final DynamicCommittable committable;
-    final List<String> signals = new ArrayList<>();
-
-    Request(DynamicCommittable committable) {
-      this.committable = committable;
-    }
-
-    @Override
-    public DynamicCommittable getCommittable() {
-      return committable;
-    }
-
-    @Override
-    public int getNumberOfRetries() {
-      return 0;
-    }
-
-    @Override
-    public void signalFailedWithKnownReason(Throwable t) {
-      signals.add("failed: " + t.getMessage());
-    }
-
-    @Override
-    public void signalFailedWithUnknownReason(Throwable t) {
-      signals.add("failed: " + t.getMessage());
-    }
-
-    @Override
-    public void retryLater() {
-      signals.add("retry later");
-    }
-
-    @Override
-    public void updateAndRetryLater(DynamicCommittable committable) {
-      signals.add("update and retry later");
-    }
-
-    @Override
-    public void signalAlreadyCommitted() {
-      signals.add("already committed");
-    }
   }
 }
