@@ -100,7 +100,8 @@ public record PathTableLocator(String path) implements TableLocator {
 
   /**
    * Deletes the table: every file under its path, data first, then its log from the newest version
-   * down, then the directories. A deletion cut short leaves the oldest versions of the log, so the
+   * down, then the directories. A directory that holds another Delta table below it is refused
+   * before anything is deleted. A deletion cut short leaves the oldest versions of the log, so the
    * table is still found as itself (same {@link io.github.flinkdelta.core.kernel.TableIdentity id})
    * and a second deletion finishes the work; it never leaves a log that starts past version 0.
    */
@@ -111,34 +112,48 @@ public record PathTableLocator(String path) implements TableLocator {
       if (!fs.exists(root)) {
         return;
       }
+      Path table = fs.makeQualified(root);
+      List<Path> data = new ArrayList<>();
       List<Path> log = new ArrayList<>();
-      RemoteIterator<LocatedFileStatus> files = fs.listFiles(root, true);
+      RemoteIterator<LocatedFileStatus> files = fs.listFiles(table, true);
       while (files.hasNext()) {
         Path file = files.next().getPath();
-        if (isUnderLog(file)) {
+        Path logDirectory = logDirectoryOf(file);
+        if (logDirectory == null) {
+          data.add(file);
+        } else if (logDirectory.getParent().equals(table)) {
           log.add(file);
         } else {
-          fs.delete(file, false);
+          throw new IllegalStateException(
+              String.format(
+                  "Cannot drop the Delta table at %s: another Delta table lies inside its"
+                      + " directory, at %s, and would be deleted with it. Nothing was deleted;"
+                      + " move or drop that table first, or drop this one yourself.",
+                  path, logDirectory.getParent()));
         }
+      }
+      for (Path file : data) {
+        fs.delete(file, false);
       }
       // File names of the log sort by version: checkpoint pointer and newest versions go first.
       log.sort(Comparator.comparing(Path::getName).reversed());
       for (Path file : log) {
         fs.delete(file, false);
       }
-      fs.delete(root, true);
+      fs.delete(table, true);
       LOG.info("Dropped Delta table {}", path);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot drop the Delta table at " + path, e);
     }
   }
 
-  private static boolean isUnderLog(Path file) {
+  /** The {@code _delta_log} directory {@code file} lies in, the nearest one up; null if none. */
+  private static Path logDirectoryOf(Path file) {
     for (Path parent = file.getParent(); parent != null; parent = parent.getParent()) {
       if (parent.getName().equals("_delta_log")) {
-        return true;
+        return parent;
       }
     }
-    return false;
+    return null;
   }
 }
