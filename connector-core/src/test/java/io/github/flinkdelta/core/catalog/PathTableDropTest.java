@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.StructType;
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,7 +25,7 @@ class PathTableDropTest {
       new TableDefinition(new StructType().add("id", LongType.LONG), List.of(), Map.of());
 
   @TempDir Path root;
-  private final Configuration conf = new Configuration();
+  private final Configuration conf = HadoopConfigurations.of(Map.of());
 
   @Test
   void aDroppedTableLeavesNoFileAndIsNotFoundAgain() throws Exception {
