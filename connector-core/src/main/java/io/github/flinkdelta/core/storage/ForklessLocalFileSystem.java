@@ -6,11 +6,13 @@ package io.github.flinkdelta.core.storage;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.EnumSet;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
@@ -18,16 +20,32 @@ import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 
 /**
- * Hadoop's checksummed local file system, with permissions set through {@code java.nio} instead of
- * a forked {@code chmod} process. Without Hadoop's native library, the stock file system forks one
- * process for every file it creates, which dominates the cost of writing small files and commits on
- * local disk.
+ * Hadoop's local file system, with permissions set through {@code java.nio} instead of a forked
+ * {@code chmod} process, and without checksum files. Without Hadoop's native library, the stock
+ * file system forks one process for every file it creates, which dominates the cost of writing
+ * small files and commits on local disk.
+ *
+ * <p>Hadoop's checksummed layer writes a hidden {@code .crc} sibling beside every data file,
+ * deletion vector and log file, and checks it on every read. Parquet files and deletion vectors
+ * carry their own checks, and readers of other engines read a file without a sibling as it is;
+ * without the layer, appends cost about a tenth less CPU per row (docs/benchmarks.md). Siblings
+ * other engines wrote are not checked, and still move or go with their files. The class stays a
+ * {@link LocalFileSystem}: Hadoop hands its cached instance out as one ({@code
+ * FileSystem.getLocal}).
  */
 @Internal
 public final class ForklessLocalFileSystem extends LocalFileSystem {
 
   public ForklessLocalFileSystem() {
     super(new Raw());
+    setWriteChecksum(false);
+  }
+
+  @Override
+  public void initialize(URI name, Configuration conf) throws IOException {
+    super.initialize(name, conf);
+    // Hadoop's local file system turns verification on as its defaults say.
+    setVerifyChecksum(false);
   }
 
   /** The raw local file system with a process-free {@link #setPermission}. */

@@ -148,8 +148,6 @@ class DeltaCheckpointsTest {
         .hasStackTraceContaining("storage failed mid-write");
     assertThat(Path.of(target)).exists();
     Files.delete(Path.of(target));
-    Files.deleteIfExists(
-        Path.of(target).resolveSibling(".00000000000000000007.checkpoint.parquet.crc"));
 
     Engine atomic = new AtomicCheckpointEngine(kernel, conf);
     assertThatThrownBy(

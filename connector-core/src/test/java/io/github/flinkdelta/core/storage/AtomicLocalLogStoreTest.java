@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,8 +73,7 @@ class AtomicLocalLogStoreTest {
         new org.apache.hadoop.fs.Path(dir.resolve("_delta_log/_last_checkpoint").toUri());
     // Another engine (Spark on a local disk) wrote it through Hadoop's checksummed file system,
     // which keeps ._last_checkpoint.crc beside it.
-    org.apache.hadoop.fs.LocalFileSystem checksummed =
-        org.apache.hadoop.fs.FileSystem.getLocal(new Configuration());
+    LocalFileSystem checksummed = ForklessLocalFileSystemTest.stockLocalFileSystem();
     try (var out = checksummed.create(lastCheckpoint, true)) {
       out.write("{\"version\":10,\"size\":4}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
@@ -82,7 +82,7 @@ class AtomicLocalLogStoreTest {
     new AtomicLocalLogStore(conf)
         .write(lastCheckpoint, List.of("{\"version\":20,\"size\":7}").iterator(), true, conf);
 
-    // Read through the checksummed file system, as every load of the table does.
+    // Read through the checksummed file system, as that engine's loads of the table do.
     try (var in = checksummed.open(lastCheckpoint)) {
       assertThat(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8))
           .contains("\"version\":20");
