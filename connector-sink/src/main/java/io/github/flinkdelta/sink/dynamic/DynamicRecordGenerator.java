@@ -5,6 +5,7 @@
 package io.github.flinkdelta.sink.dynamic;
 
 import java.io.Serializable;
+import java.util.List;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
@@ -20,6 +21,24 @@ public interface DynamicRecordGenerator<T> extends Serializable {
 
   /** Hands on what {@code element} means for the tables: any number of records and changes. */
   void generate(T element, Output out) throws Exception;
+
+  /**
+   * A generator that carries what it learnt from earlier elements across a restore, e.g. the
+   * schemas of its tables when later elements name them without: the sink keeps it in its
+   * checkpoints.
+   */
+  @PublicEvolving
+  interface Checkpointed {
+
+    /** What this subtask's generator holds now; taken at each checkpoint. */
+    byte[] snapshot() throws Exception;
+
+    /**
+     * Restores what the generators of all subtasks held at the checkpoint restored, in no order,
+     * before the first element; also after a rescale.
+     */
+    void restore(List<byte[]> snapshots) throws Exception;
+  }
 
   /** Where a generator hands on records and changes, which the sink applies in this order. */
   interface Output {

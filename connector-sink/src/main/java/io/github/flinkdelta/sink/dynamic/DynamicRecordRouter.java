@@ -11,6 +11,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -71,6 +74,9 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
 
   private transient Output out;
 
+  /** What a {@link DynamicRecordGenerator.Checkpointed} generator holds; null for others. */
+  private transient ListState<byte[]> generatorState;
+
   DynamicRecordRouter(DynamicSinkConfig config, DynamicRecordGenerator<T> generator) {
     this.config = config;
     this.generator = generator;
@@ -80,12 +86,35 @@ final class DynamicRecordRouter<T> extends AbstractStreamOperator<DynamicRecord>
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
     held = new HeldRecords(context.getOperatorStateStore(), context.isRestored());
+    if (generator instanceof DynamicRecordGenerator.Checkpointed checkpointed) {
+      // Union state: after a rescale every subtask may meet every table.
+      generatorState =
+          context
+              .getOperatorStateStore()
+              .getUnionListState(
+                  new ListStateDescriptor<>(
+                      "delta-dynamic-generator",
+                      PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+      if (context.isRestored()) {
+        List<byte[]> snapshots = new ArrayList<>();
+        generatorState.get().forEach(snapshots::add);
+        try (var loader = ConnectorClassLoader.enter()) {
+          checkpointed.restore(snapshots);
+        }
+      }
+    }
   }
 
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
     held.snapshot();
+    if (generatorState != null) {
+      try (var loader = ConnectorClassLoader.enter()) {
+        generatorState.update(
+            List.of(((DynamicRecordGenerator.Checkpointed) generator).snapshot()));
+      }
+    }
   }
 
   @Override

@@ -13,6 +13,7 @@ import java.util.Map;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The dynamic sink's router in Flink's operator test harness: a dropped table's drop goes on with
  * the checkpoint's results after the table's rows, and the rows after it stay held, through a
- * restore from the checkpoint, until the table is gone; then they create it anew.
+ * restore from the checkpoint, until the table is gone; then they create it anew. A generator that
+ * keeps state gets back what every subtask held.
  */
 class DynamicRecordRouterTest {
 
@@ -78,6 +80,45 @@ class DynamicRecordRouterTest {
     }
   }
 
+  @Test
+  void aCheckpointedGeneratorGetsBackWhatEverySubtaskHeldAfterARescale() throws Exception {
+    DynamicSinkConfig config =
+        new DynamicSinkConfig(
+            new DynamicTableNames.UnderRoot(root.toUri().toString()),
+            Map.of(),
+            Map.of(),
+            Map.of(),
+            null,
+            "app");
+    List<OperatorSubtaskState> states = new ArrayList<>();
+    for (int subtask = 0; subtask < 2; subtask++) {
+      try (var router =
+          new OneInputStreamOperatorTestHarness<>(
+              new DynamicRecordRouter<>(config, new Remembering()), 2, 2, subtask)) {
+        router.open();
+        router.processElement(new StreamRecord<>(10L * (subtask + 1)));
+        router.processElement(new StreamRecord<>(10L * (subtask + 1) + 1));
+        states.add(router.snapshot(1, 1));
+      }
+    }
+
+    Remembering restored = new Remembering();
+    try (var router =
+        new OneInputStreamOperatorTestHarness<>(
+            new DynamicRecordRouter<>(config, restored), 2, 1, 0)) {
+      router.initializeState(
+          AbstractStreamOperatorTestHarness.repartitionOperatorState(
+              AbstractStreamOperatorTestHarness.repackageState(
+                  states.toArray(OperatorSubtaskState[]::new)),
+              2,
+              2,
+              1,
+              0));
+      router.open();
+      assertThat(restored.restored).containsExactlyInAnyOrder("10,11", "20,21");
+    }
+  }
+
   /** What a write result says, without its files. */
   private record HandedOn(String table, long rows, String dropsTableId) {}
 
@@ -102,6 +143,30 @@ class DynamicRecordRouterTest {
       DynamicSinkConfig config) throws Exception {
     return new OneInputStreamOperatorTestHarness<>(
         new DynamicRecordRouter<>(config, new DropAfterFive()), LongSerializer.INSTANCE);
+  }
+
+  /** Writes nothing; remembers the elements it saw, and what it got back on a restore. */
+  private static final class Remembering
+      implements DynamicRecordGenerator<Long>, DynamicRecordGenerator.Checkpointed {
+    private final List<Long> seen = new ArrayList<>();
+    private final List<String> restored = new ArrayList<>();
+
+    @Override
+    public void generate(Long element, Output out) {
+      seen.add(element);
+    }
+
+    @Override
+    public byte[] snapshot() {
+      return String.join(",", seen.stream().map(String::valueOf).toList())
+          .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void restore(List<byte[]> snapshots) {
+      snapshots.forEach(
+          bytes -> restored.add(new String(bytes, java.nio.charset.StandardCharsets.UTF_8)));
+    }
   }
 
   /**

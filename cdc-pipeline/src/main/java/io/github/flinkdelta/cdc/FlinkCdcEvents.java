@@ -1,0 +1,303 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.github.flinkdelta.cdc;
+
+import io.github.flinkdelta.sink.dynamic.DynamicRecord;
+import io.github.flinkdelta.sink.dynamic.DynamicRecordGenerator;
+import io.github.flinkdelta.sink.dynamic.DynamicTable;
+import io.github.flinkdelta.sink.dynamic.TableChange;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.cdc.common.event.AddColumnEvent;
+import org.apache.flink.cdc.common.event.AlterColumnTypeEvent;
+import org.apache.flink.cdc.common.event.CreateTableEvent;
+import org.apache.flink.cdc.common.event.DataChangeEvent;
+import org.apache.flink.cdc.common.event.DropColumnEvent;
+import org.apache.flink.cdc.common.event.Event;
+import org.apache.flink.cdc.common.event.RenameColumnEvent;
+import org.apache.flink.cdc.common.event.SchemaChangeEvent;
+import org.apache.flink.cdc.common.event.TableId;
+import org.apache.flink.cdc.common.schema.Column;
+import org.apache.flink.cdc.common.schema.Schema;
+import org.apache.flink.cdc.common.utils.SchemaUtils;
+import org.apache.flink.cdc.runtime.serializer.TableIdSerializer;
+import org.apache.flink.cdc.runtime.serializer.schema.SchemaSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
+
+/**
+ * A {@link DynamicRecordGenerator} for Flink CDC's change events: each table's events go to the
+ * table a template names from its {@link TableId}, with the columns, primary key and partition keys
+ * of its {@link CreateTableEvent}, the schema changes after it applied in order with its rows.
+ *
+ * <ul>
+ *   <li>Inserts write the new row; updates write it as the key's new row, after deleting the old
+ *       row's key when the key changed; deletes delete the old row's key; replaces write the new
+ *       row. A table without a primary key appends its inserts (and replaces), and an update or
+ *       delete of it fails naming the table.
+ *   <li>Added columns and altered column types change the shape of the table's next rows, and the
+ *       sink evolves the table to it as {@code sink.schema-evolution} allows (altered types need
+ *       {@code widen}, and only widen by Delta's rules); dropped and renamed columns are table
+ *       changes applied through column mapping, after the rows before them.
+ *   <li>Types map as {@link CdcFields} says.
+ * </ul>
+ *
+ * <p>A table's rows can come only after its {@link CreateTableEvent}, as Flink CDC sends them. The
+ * tables' schemas are kept in the sink's checkpoints: a job restored from one takes the rows of the
+ * tables it knew without their {@link CreateTableEvent}s again.
+ */
+@PublicEvolving
+public final class FlinkCdcEvents
+    implements DynamicRecordGenerator<Event>, DynamicRecordGenerator.Checkpointed {
+
+  private static final long serialVersionUID = 1L;
+
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-z_]+)}");
+  private static final List<String> PLACEHOLDERS = List.of("namespace", "schema", "table");
+
+  private final String template;
+  private final Map<String, List<String>> partitionColumns;
+  private final Map<String, String> tableProperties;
+
+  private transient Map<TableId, Shape> shapes;
+
+  private FlinkCdcEvents(
+      String template,
+      Map<String, List<String>> partitionColumns,
+      Map<String, String> tableProperties) {
+    this.template = Objects.requireNonNull(template, "template");
+    this.partitionColumns = Map.copyOf(partitionColumns);
+    this.tableProperties = Map.copyOf(tableProperties);
+    Matcher placeholders = PLACEHOLDER.matcher(template);
+    while (placeholders.find()) {
+      if (!PLACEHOLDERS.contains(placeholders.group(1))) {
+        throw new IllegalArgumentException(
+            String.format(
+                "Table name template '%s' has the placeholder {%s}; it may use {namespace},"
+                    + " {schema} and {table}, the parts of a Flink CDC table id",
+                template, placeholders.group(1)));
+      }
+    }
+  }
+
+  /**
+   * Events to the tables {@code template} names from each event's table id: {@code {namespace}},
+   * {@code {schema}} (a MySQL database) and {@code {table}}; e.g. {@code "{schema}.{table}"}.
+   */
+  public static FlinkCdcEvents tables(String template) {
+    return new FlinkCdcEvents(template, Map.of(), Map.of());
+  }
+
+  /**
+   * These events, table {@code table} (as the template names it) created partitioned by {@code
+   * columns} instead of its {@link CreateTableEvent}'s partition keys.
+   */
+  public FlinkCdcEvents withPartitionColumns(String table, List<String> columns) {
+    Map<String, List<String>> partitions = new HashMap<>(partitionColumns);
+    partitions.put(table, List.copyOf(columns));
+    return new FlinkCdcEvents(template, partitions, tableProperties);
+  }
+
+  /** These events, every table created with {@code properties} (e.g. {@code delta.*} ones). */
+  public FlinkCdcEvents withTableProperties(Map<String, String> properties) {
+    return new FlinkCdcEvents(template, partitionColumns, properties);
+  }
+
+  /** The format of {@link #snapshot()}: a version, then the tables' ids and schemas. */
+  private static final int SNAPSHOT_VERSION = 1;
+
+  @Override
+  public byte[] snapshot() throws IOException {
+    DataOutputSerializer out = new DataOutputSerializer(256);
+    out.writeInt(SNAPSHOT_VERSION);
+    Map<TableId, Shape> known = shapes == null ? Map.of() : shapes;
+    out.writeInt(known.size());
+    for (Map.Entry<TableId, Shape> table : known.entrySet()) {
+      TableIdSerializer.INSTANCE.serialize(table.getKey(), out);
+      SchemaSerializer.INSTANCE.serialize(table.getValue().schema(), out);
+    }
+    return out.getCopyOfBuffer();
+  }
+
+  @Override
+  public void restore(List<byte[]> snapshots) throws IOException {
+    shapes = new HashMap<>();
+    // Every subtask saw each table's schema changes, which Flink CDC sends to all: their snapshots
+    // agree on the tables they share.
+    for (byte[] snapshot : snapshots) {
+      DataInputDeserializer in = new DataInputDeserializer(snapshot);
+      int version = in.readInt();
+      if (version != SNAPSHOT_VERSION) {
+        throw new IOException(
+            "The Flink CDC tables' schemas in the checkpoint are of format "
+                + version
+                + ", which this version of the connector does not read");
+      }
+      int tables = in.readInt();
+      for (int i = 0; i < tables; i++) {
+        TableId id = TableIdSerializer.INSTANCE.deserialize(in);
+        shapes.put(id, shape(id, SchemaSerializer.INSTANCE.deserialize(in)));
+      }
+    }
+  }
+
+  /** A table's schema as the sink takes it: the table, and the converter of its rows. */
+  private record Shape(Schema schema, DynamicTable table, CdcFields.Rows rows) {}
+
+  @Override
+  public void generate(Event event, Output out) throws Exception {
+    if (shapes == null) {
+      shapes = new HashMap<>();
+    }
+    if (event instanceof CreateTableEvent create) {
+      shapes.put(create.tableId(), shape(create.tableId(), create.getSchema()));
+    } else if (event instanceof DataChangeEvent change) {
+      write(change, out);
+    } else if (event instanceof SchemaChangeEvent change) {
+      evolve(change, out);
+    }
+    // Flush events and others carry nothing for the tables.
+  }
+
+  private void write(DataChangeEvent change, Output out) throws Exception {
+    Shape shape = known(change.tableId());
+    DynamicTable table = shape.table();
+    switch (change.op()) {
+      case INSERT -> out.collect(record(shape, change.after(), RowKind.INSERT));
+      case REPLACE ->
+          out.collect(
+              record(
+                  shape, change.after(), table.upserts() ? RowKind.UPDATE_AFTER : RowKind.INSERT));
+      case UPDATE -> {
+        keyed(table, "an update");
+        DynamicRecord after = record(shape, change.after(), RowKind.UPDATE_AFTER);
+        if (change.before() != null) {
+          DynamicRecord before = record(shape, change.before(), RowKind.DELETE);
+          if (keyChanged(table, before, after)) {
+            out.collect(before);
+          }
+        }
+        out.collect(after);
+      }
+      case DELETE -> {
+        keyed(table, "a delete");
+        out.collect(record(shape, change.before(), RowKind.DELETE));
+      }
+    }
+  }
+
+  private void evolve(SchemaChangeEvent change, Output out) throws Exception {
+    Shape shape = known(change.tableId());
+    String name = shape.table().name();
+    if (change instanceof DropColumnEvent drop) {
+      for (String column : drop.getDroppedColumnNames()) {
+        out.apply(TableChange.dropColumn(name, column));
+      }
+    } else if (change instanceof RenameColumnEvent rename) {
+      for (Map.Entry<String, String> column : rename.getNameMapping().entrySet()) {
+        out.apply(TableChange.renameColumn(name, column.getKey(), column.getValue()));
+      }
+    } else if (!(change instanceof AddColumnEvent) && !(change instanceof AlterColumnTypeEvent)) {
+      throw new IllegalArgumentException(
+          String.format(
+              "Flink CDC schema change %s of table %s is not one the Delta sink applies (it applies"
+                  + " added, dropped and renamed columns and altered column types)",
+              change.getType(), name));
+    }
+    shapes.put(
+        change.tableId(),
+        shape(change.tableId(), SchemaUtils.applySchemaChangeEvent(shape.schema(), change)));
+  }
+
+  private Shape known(TableId id) {
+    Shape shape = shapes.get(id);
+    if (shape == null) {
+      throw new IllegalStateException(
+          String.format(
+              "A change event of Flink CDC table %s came before its CreateTableEvent: the Delta"
+                  + " sink needs the table's schema first",
+              id));
+    }
+    return shape;
+  }
+
+  private Shape shape(TableId id, Schema schema) {
+    String name = tableName(id);
+    List<Column> columns = schema.getColumns();
+    CdcFields.Rows rows = new CdcFields.Rows(columns.stream().map(Column::getType).toList());
+    List<LogicalType> types = rows.types();
+    String[] names = columns.stream().map(Column::getName).toArray(String[]::new);
+    DynamicTable table =
+        DynamicTable.of(name, RowType.of(types.toArray(LogicalType[]::new), names))
+            .withPrimaryKey(schema.primaryKeys().toArray(String[]::new))
+            .withPartitionColumns(
+                partitionColumns.getOrDefault(name, schema.partitionKeys()).toArray(String[]::new))
+            .withProperties(tableProperties);
+    return new Shape(schema, table, rows);
+  }
+
+  private String tableName(TableId id) {
+    Matcher placeholders = PLACEHOLDER.matcher(template);
+    StringBuilder name = new StringBuilder();
+    while (placeholders.find()) {
+      String part =
+          switch (placeholders.group(1)) {
+            case "namespace" -> id.getNamespace();
+            case "schema" -> id.getSchemaName();
+            default -> id.getTableName();
+          };
+      if (part == null) {
+        throw new IllegalArgumentException(
+            String.format(
+                "Table name template '%s' uses {%s}, which Flink CDC table %s does not have",
+                template, placeholders.group(1), id));
+      }
+      placeholders.appendReplacement(name, Matcher.quoteReplacement(part));
+    }
+    placeholders.appendTail(name);
+    return name.toString();
+  }
+
+  private static DynamicRecord record(
+      Shape shape, org.apache.flink.cdc.common.data.RecordData data, RowKind kind) {
+    GenericRowData row = shape.rows().convert(data);
+    row.setRowKind(kind);
+    return new DynamicRecord(shape.table(), row);
+  }
+
+  private static void keyed(DynamicTable table, String what) {
+    if (!table.upserts()) {
+      throw new IllegalArgumentException(
+          String.format(
+              "Flink CDC sent %s of a row of table %s, which has no primary key and so appends."
+                  + " Give the source table a primary key, or filter updates and deletes out of"
+                  + " the pipeline for it.",
+              what, table.name()));
+    }
+  }
+
+  private static boolean keyChanged(DynamicTable table, DynamicRecord before, DynamicRecord after) {
+    List<String> names = table.rowType().getFieldNames();
+    GenericRowData old = (GenericRowData) before.row();
+    GenericRowData now = (GenericRowData) after.row();
+    for (String column : table.primaryKey()) {
+      int field = names.indexOf(column);
+      if (!Objects.equals(old.getField(field), now.getField(field))) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,230 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.github.flinkdelta.cdc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.flinkdelta.sink.dynamic.DynamicRecord;
+import io.github.flinkdelta.sink.dynamic.DynamicRecordGenerator;
+import io.github.flinkdelta.sink.dynamic.TableChange;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.cdc.common.data.RecordData;
+import org.apache.flink.cdc.common.data.binary.BinaryStringData;
+import org.apache.flink.cdc.common.event.AddColumnEvent;
+import org.apache.flink.cdc.common.event.AlterColumnTypeEvent;
+import org.apache.flink.cdc.common.event.CreateTableEvent;
+import org.apache.flink.cdc.common.event.DataChangeEvent;
+import org.apache.flink.cdc.common.event.DropColumnEvent;
+import org.apache.flink.cdc.common.event.FlushEvent;
+import org.apache.flink.cdc.common.event.RenameColumnEvent;
+import org.apache.flink.cdc.common.event.TableId;
+import org.apache.flink.cdc.common.schema.Column;
+import org.apache.flink.cdc.common.schema.Schema;
+import org.apache.flink.cdc.common.types.DataType;
+import org.apache.flink.cdc.common.types.DataTypes;
+import org.apache.flink.cdc.runtime.typeutils.BinaryRecordDataGenerator;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.types.RowKind;
+import org.junit.jupiter.api.Test;
+
+/** Flink CDC's events as the dynamic sink's records and table changes, in their order. */
+class FlinkCdcEventsTest {
+
+  private static final TableId ORDERS = TableId.tableId("shop", "orders");
+  private static final TableId CLICKS = TableId.tableId("shop", "clicks");
+
+  private final Recorder out = new Recorder();
+  private final FlinkCdcEvents events = FlinkCdcEvents.tables("cdc.{schema}_{table}");
+
+  @Test
+  void aTableWithAPrimaryKeyTakesItsChangesAsUpsertsAndDeletesByKey() throws Exception {
+    Schema schema =
+        Schema.newBuilder()
+            .physicalColumn("id", DataTypes.INT().notNull())
+            .physicalColumn("item", DataTypes.VARCHAR(20))
+            .primaryKey("id")
+            .partitionKey("item")
+            .build();
+    events.generate(new CreateTableEvent(ORDERS, schema), out);
+    events.generate(DataChangeEvent.insertEvent(ORDERS, orders(schema, 1, "pen")), out);
+    events.generate(
+        DataChangeEvent.updateEvent(ORDERS, orders(schema, 1, "pen"), orders(schema, 1, "ink")),
+        out);
+    // The key changed: the old key goes before the new row comes.
+    events.generate(
+        DataChangeEvent.updateEvent(ORDERS, orders(schema, 1, "ink"), orders(schema, 2, "ink")),
+        out);
+    events.generate(DataChangeEvent.deleteEvent(ORDERS, orders(schema, 2, "ink")), out);
+    events.generate(DataChangeEvent.replaceEvent(ORDERS, orders(schema, 3, "cap")), out);
+    events.generate(new FlushEvent(ORDERS), out);
+
+    assertThat(out.records)
+        .extracting(record -> record.table().name())
+        .containsOnly("cdc.shop_orders");
+    DynamicRecord first = out.records.get(0);
+    assertThat(first.table().primaryKey()).containsExactly("id");
+    assertThat(first.table().partitionColumns()).containsExactly("item");
+    assertThat(first.table().rowType().getFields())
+        .extracting(field -> field.getType())
+        .containsExactly(new IntType(false), new VarCharType(VarCharType.MAX_LENGTH));
+    assertThat(out.rows())
+        .containsExactly(
+            row(RowKind.INSERT, 1, "pen"),
+            row(RowKind.UPDATE_AFTER, 1, "ink"),
+            row(RowKind.DELETE, 1, "ink"),
+            row(RowKind.UPDATE_AFTER, 2, "ink"),
+            row(RowKind.DELETE, 2, "ink"),
+            row(RowKind.UPDATE_AFTER, 3, "cap"));
+    assertThat(out.changes).isEmpty();
+  }
+
+  @Test
+  void schemaChangesReshapeTheRowsAfterThemAndRenamesAndDropsAreTableChangesInOrder()
+      throws Exception {
+    Schema schema =
+        Schema.newBuilder()
+            .physicalColumn("id", DataTypes.INT().notNull())
+            .physicalColumn("clicks", DataTypes.INT())
+            .physicalColumn("page", DataTypes.STRING())
+            .primaryKey("id")
+            .build();
+    events.generate(new CreateTableEvent(CLICKS, schema), out);
+    events.generate(
+        DataChangeEvent.insertEvent(
+            CLICKS, record(schema, 1, 10, BinaryStringData.fromString("a"))),
+        out);
+    events.generate(
+        new AddColumnEvent(
+            CLICKS,
+            List.of(AddColumnEvent.last(Column.physicalColumn("referrer", DataTypes.STRING())))),
+        out);
+    events.generate(new AlterColumnTypeEvent(CLICKS, Map.of("clicks", DataTypes.BIGINT())), out);
+    events.generate(new RenameColumnEvent(CLICKS, Map.of("page", "url")), out);
+    events.generate(new DropColumnEvent(CLICKS, List.of("referrer")), out);
+    Schema now =
+        Schema.newBuilder()
+            .physicalColumn("id", DataTypes.INT().notNull())
+            .physicalColumn("clicks", DataTypes.BIGINT())
+            .physicalColumn("url", DataTypes.STRING())
+            .primaryKey("id")
+            .build();
+    events.generate(
+        DataChangeEvent.insertEvent(CLICKS, record(now, 2, 20L, BinaryStringData.fromString("b"))),
+        out);
+
+    assertThat(out.order)
+        .containsExactly(
+            "record cdc.shop_clicks",
+            "change RenameColumn[table=cdc.shop_clicks, from=page, to=url]",
+            "change DropColumn[table=cdc.shop_clicks, column=referrer]",
+            "record cdc.shop_clicks");
+    DynamicRecord last = out.records.get(1);
+    assertThat(last.table().rowType().getFieldNames()).containsExactly("id", "clicks", "url");
+    assertThat(last.table().rowType().getTypeAt(1)).isEqualTo(new BigIntType());
+    assertThat(out.rows())
+        .containsExactly(row(RowKind.INSERT, 1, 10, "a"), row(RowKind.INSERT, 2, 20L, "b"));
+  }
+
+  @Test
+  void aTableWithoutAPrimaryKeyAppendsAndRefusesUpdatesNamingTheTable() throws Exception {
+    Schema schema = Schema.newBuilder().physicalColumn("page", DataTypes.STRING()).build();
+    events.generate(new CreateTableEvent(CLICKS, schema), out);
+    RecordData page = record(schema, BinaryStringData.fromString("a"));
+    events.generate(DataChangeEvent.insertEvent(CLICKS, page), out);
+    events.generate(DataChangeEvent.replaceEvent(CLICKS, page), out);
+
+    assertThat(out.rows()).containsExactly(row(RowKind.INSERT, "a"), row(RowKind.INSERT, "a"));
+    assertThat(out.records.get(0).table().upserts()).isFalse();
+    assertThatThrownBy(() -> events.generate(DataChangeEvent.deleteEvent(CLICKS, page), out))
+        .hasMessageContaining("cdc.shop_clicks")
+        .hasMessageContaining("no primary key");
+  }
+
+  @Test
+  void rowsOfATableNotCreatedYetFailNamingIt() {
+    Schema schema = Schema.newBuilder().physicalColumn("page", DataTypes.STRING()).build();
+    RecordData page = record(schema, BinaryStringData.fromString("a"));
+    assertThatThrownBy(() -> events.generate(DataChangeEvent.insertEvent(ORDERS, page), out))
+        .hasMessageContaining("shop.orders")
+        .hasMessageContaining("CreateTableEvent");
+  }
+
+  @Test
+  void aTemplateWithAPlaceholderOfNoTableIdPartIsRefused() {
+    assertThatThrownBy(() -> FlinkCdcEvents.tables("{db}.{table}"))
+        .hasMessageContaining("{db}")
+        .hasMessageContaining("{schema}");
+  }
+
+  @Test
+  void partitionColumnsAndPropertiesGivenForATableWin() throws Exception {
+    Schema schema =
+        Schema.newBuilder()
+            .physicalColumn("day", DataTypes.STRING())
+            .physicalColumn("item", DataTypes.STRING())
+            .partitionKey("item")
+            .build();
+    FlinkCdcEvents configured =
+        events
+            .withPartitionColumns("cdc.shop_orders", List.of("day"))
+            .withTableProperties(Map.of("delta.appendOnly", "true"));
+    configured.generate(new CreateTableEvent(ORDERS, schema), out);
+    configured.generate(
+        DataChangeEvent.insertEvent(
+            ORDERS,
+            record(schema, BinaryStringData.fromString("d1"), BinaryStringData.fromString("x"))),
+        out);
+
+    assertThat(out.records.get(0).table().partitionColumns()).containsExactly("day");
+    assertThat(out.records.get(0).table().properties()).containsEntry("delta.appendOnly", "true");
+  }
+
+  private static RecordData orders(Schema schema, int id, String item) {
+    return record(schema, id, BinaryStringData.fromString(item));
+  }
+
+  static RecordData record(Schema schema, Object... fields) {
+    return new BinaryRecordDataGenerator(schema.getColumnDataTypes().toArray(DataType[]::new))
+        .generate(fields);
+  }
+
+  private static GenericRowData row(RowKind kind, Object... fields) {
+    GenericRowData row = new GenericRowData(kind, fields.length);
+    for (int i = 0; i < fields.length; i++) {
+      row.setField(i, fields[i] instanceof String s ? StringData.fromString(s) : fields[i]);
+    }
+    return row;
+  }
+
+  /** What a generator hands on, in order. */
+  static final class Recorder implements DynamicRecordGenerator.Output {
+    final List<DynamicRecord> records = new ArrayList<>();
+    final List<TableChange> changes = new ArrayList<>();
+    final List<String> order = new ArrayList<>();
+
+    @Override
+    public void collect(DynamicRecord record) {
+      records.add(record);
+      order.add("record " + record.table().name());
+    }
+
+    @Override
+    public void apply(TableChange change) {
+      changes.add(change);
+      order.add("change " + change);
+    }
+
+    List<GenericRowData> rows() {
+      return records.stream().map(record -> (GenericRowData) record.row()).toList();
+    }
+  }
+}
