@@ -8,13 +8,12 @@ import io.github.flinkdelta.sink.dynamic.DynamicRecord;
 import io.github.flinkdelta.sink.dynamic.DynamicRecordGenerator;
 import io.github.flinkdelta.sink.dynamic.DynamicTable;
 import io.github.flinkdelta.sink.dynamic.TableChange;
+import io.github.flinkdelta.sink.dynamic.TableNameTemplate;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.cdc.common.event.AddColumnEvent;
 import org.apache.flink.cdc.common.event.AlterColumnTypeEvent;
@@ -64,10 +63,8 @@ public final class FlinkCdcEvents
 
   private static final long serialVersionUID = 1L;
 
-  private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-z_]+)}");
-  private static final List<String> PLACEHOLDERS = List.of("namespace", "schema", "table");
-
   private final String template;
+  private final TableNameTemplate names;
   private final Map<String, List<String>> partitionColumns;
   private final Map<String, String> tableProperties;
 
@@ -80,16 +77,9 @@ public final class FlinkCdcEvents
     this.template = Objects.requireNonNull(template, "template");
     this.partitionColumns = Map.copyOf(partitionColumns);
     this.tableProperties = Map.copyOf(tableProperties);
-    Matcher placeholders = PLACEHOLDER.matcher(template);
-    while (placeholders.find()) {
-      if (!PLACEHOLDERS.contains(placeholders.group(1))) {
-        throw new IllegalArgumentException(
-            String.format(
-                "Table name template '%s' has the placeholder {%s}; it may use {namespace},"
-                    + " {schema} and {table}, the parts of a Flink CDC table id",
-                template, placeholders.group(1)));
-      }
-    }
+    this.names =
+        TableNameTemplate.of(
+            template, List.of("namespace", "schema", "table"), "the parts of a Flink CDC table id");
   }
 
   /**
@@ -249,25 +239,14 @@ public final class FlinkCdcEvents
   }
 
   private String tableName(TableId id) {
-    Matcher placeholders = PLACEHOLDER.matcher(template);
-    StringBuilder name = new StringBuilder();
-    while (placeholders.find()) {
-      String part =
-          switch (placeholders.group(1)) {
-            case "namespace" -> id.getNamespace();
-            case "schema" -> id.getSchemaName();
-            default -> id.getTableName();
-          };
-      if (part == null) {
-        throw new IllegalArgumentException(
-            String.format(
-                "Table name template '%s' uses {%s}, which Flink CDC table %s does not have",
-                template, placeholders.group(1), id));
-      }
-      placeholders.appendReplacement(name, Matcher.quoteReplacement(part));
-    }
-    placeholders.appendTail(name);
-    return name.toString();
+    return names.fill(
+        part ->
+            switch (part) {
+              case "namespace" -> id.getNamespace();
+              case "schema" -> id.getSchemaName();
+              default -> id.getTableName();
+            },
+        "Flink CDC table " + id);
   }
 
   private static DynamicRecord record(

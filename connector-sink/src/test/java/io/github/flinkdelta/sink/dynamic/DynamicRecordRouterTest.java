@@ -39,13 +39,7 @@ class DynamicRecordRouterTest {
   @Test
   void rowsAfterADropWaitThroughARestoreUntilTheTableIsGoneThenCreateItAnew() throws Exception {
     DynamicSinkConfig config =
-        new DynamicSinkConfig(
-            new DynamicTableNames.UnderRoot(root.toUri().toString()),
-            Map.of(DynamicSinkOptions.TABLE_EVENTS.key(), TableEventPolicy.APPLY.name()),
-            Map.of(),
-            Map.of(),
-            null,
-            "app");
+        config(Map.of(DynamicSinkOptions.TABLE_EVENTS.key(), TableEventPolicy.APPLY.name()));
     TableDrops drops = new TableDrops(config);
     OperatorSubtaskState state;
     String dropped;
@@ -82,14 +76,7 @@ class DynamicRecordRouterTest {
 
   @Test
   void aCheckpointedGeneratorGetsBackWhatEverySubtaskHeldAfterARescale() throws Exception {
-    DynamicSinkConfig config =
-        new DynamicSinkConfig(
-            new DynamicTableNames.UnderRoot(root.toUri().toString()),
-            Map.of(),
-            Map.of(),
-            Map.of(),
-            null,
-            "app");
+    DynamicSinkConfig config = config(Map.of());
     List<OperatorSubtaskState> states = new ArrayList<>();
     for (int subtask = 0; subtask < 2; subtask++) {
       try (var router =
@@ -117,6 +104,16 @@ class DynamicRecordRouterTest {
       router.open();
       assertThat(restored.restored).containsExactlyInAnyOrder("10,11", "20,21");
     }
+  }
+
+  private DynamicSinkConfig config(Map<String, String> options) {
+    return new DynamicSinkConfig(
+        new DynamicTableNames.UnderRoot(root.toUri().toString()),
+        options,
+        Map.of(),
+        Map.of(),
+        null,
+        "app");
   }
 
   /** What a write result says, without its files. */

@@ -10,6 +10,7 @@ import io.github.flinkdelta.sink.dynamic.DynamicRecord;
 import io.github.flinkdelta.sink.dynamic.DynamicRecordGenerator;
 import io.github.flinkdelta.sink.dynamic.DynamicTable;
 import io.github.flinkdelta.sink.dynamic.TableChange;
+import io.github.flinkdelta.sink.dynamic.TableNameTemplate;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,8 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.types.RowKind;
@@ -58,9 +57,8 @@ public final class DebeziumJson implements DynamicRecordGenerator<DebeziumMessag
 
   private static final long serialVersionUID = 1L;
 
-  private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-z_]+)}");
-
   private final String template;
+  private final TableNameTemplate names;
   private final boolean keys;
   private final Map<String, List<String>> partitionColumns;
 
@@ -71,16 +69,11 @@ public final class DebeziumJson implements DynamicRecordGenerator<DebeziumMessag
     this.template = Objects.requireNonNull(template, "template");
     this.keys = keys;
     this.partitionColumns = Map.copyOf(partitionColumns);
-    Matcher placeholders = PLACEHOLDER.matcher(template);
-    while (placeholders.find()) {
-      if (!List.of("db", "schema", "table", "name", "connector").contains(placeholders.group(1))) {
-        throw new IllegalArgumentException(
-            String.format(
-                "Table name template '%s' has the placeholder {%s}; it may use {db}, {schema},"
-                    + " {table}, {name} and {connector}, the fields of a Debezium event's source",
-                template, placeholders.group(1)));
-      }
-    }
+    this.names =
+        TableNameTemplate.of(
+            template,
+            List.of("db", "schema", "table", "name", "connector"),
+            "the fields of a Debezium event's source");
   }
 
   /**
@@ -248,21 +241,12 @@ public final class DebeziumJson implements DynamicRecordGenerator<DebeziumMessag
   }
 
   private String tableName(JsonNode source) {
-    Matcher placeholders = PLACEHOLDER.matcher(template);
-    StringBuilder name = new StringBuilder();
-    while (placeholders.find()) {
-      JsonNode value = source.get(placeholders.group(1));
-      if (value == null || value.isNull() || value.asText().isEmpty()) {
-        throw new IllegalArgumentException(
-            String.format(
-                "Debezium event's source has no '%s' for the table name template '%s' (source:"
-                    + " %s); use the placeholders this connector fills",
-                placeholders.group(1), template, abbreviate(source)));
-      }
-      placeholders.appendReplacement(name, Matcher.quoteReplacement(value.asText()));
-    }
-    placeholders.appendTail(name);
-    return name.toString();
+    return names.fill(
+        part -> {
+          JsonNode value = source.get(part);
+          return value == null || value.isNull() ? null : value.asText();
+        },
+        "the Debezium event's source " + abbreviate(source));
   }
 
   private static String abbreviate(JsonNode node) {
