@@ -63,6 +63,9 @@ public final class FlinkCdcEvents
 
   private static final long serialVersionUID = 1L;
 
+  /** The format of {@link #snapshot()}: a version, then the tables' ids and schemas. */
+  private static final int SNAPSHOT_VERSION = 1;
+
   private final String template;
   private final TableNameTemplate names;
   private final Map<String, List<String>> partitionColumns;
@@ -104,9 +107,6 @@ public final class FlinkCdcEvents
   public FlinkCdcEvents withTableProperties(Map<String, String> properties) {
     return new FlinkCdcEvents(template, partitionColumns, properties);
   }
-
-  /** The format of {@link #snapshot()}: a version, then the tables' ids and schemas. */
-  private static final int SNAPSHOT_VERSION = 1;
 
   @Override
   public byte[] snapshot() throws IOException {
@@ -273,7 +273,7 @@ public final class FlinkCdcEvents
     GenericRowData now = (GenericRowData) after.row();
     for (String column : table.primaryKey()) {
       int field = names.indexOf(column);
-      if (!Objects.equals(old.getField(field), now.getField(field))) {
+      if (!Objects.deepEquals(old.getField(field), now.getField(field))) {
         return true;
       }
     }

@@ -150,6 +150,25 @@ class FlinkCdcEventsTest {
   }
 
   @Test
+  void anUpdateOfABinaryKeyThatKeepsTheKeyDeletesNothing() throws Exception {
+    Schema schema =
+        Schema.newBuilder()
+            .physicalColumn("id", DataTypes.VARBINARY(4).notNull())
+            .physicalColumn("n", DataTypes.INT())
+            .primaryKey("id")
+            .build();
+    events.generate(new CreateTableEvent(ORDERS, schema), out);
+    events.generate(
+        DataChangeEvent.updateEvent(
+            ORDERS, record(schema, new byte[] {1, 2}, 1), record(schema, new byte[] {1, 2}, 2)),
+        out);
+
+    assertThat(out.records)
+        .extracting(record -> record.row().getRowKind())
+        .containsExactly(RowKind.UPDATE_AFTER);
+  }
+
+  @Test
   void rowsOfATableNotCreatedYetFailNamingIt() {
     Schema schema = Schema.newBuilder().physicalColumn("page", DataTypes.STRING()).build();
     RecordData page = record(schema, BinaryStringData.fromString("a"));
