@@ -5,7 +5,9 @@
 package io.github.flinkdelta.cdc;
 
 import java.io.Serializable;
+import java.math.BigDecimal;
 import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +50,8 @@ import org.apache.flink.table.types.logical.VarCharType;
  * <ul>
  *   <li>{@code CHAR(n)} and {@code VARCHAR(n)} become strings, {@code BINARY(n)} and {@code
  *       VARBINARY(n)} binaries (Delta keeps no length).
- *   <li>{@code TIME} becomes a string in ISO form ({@code 10:15:30.123}): Delta has no time of day.
+ *   <li>{@code TIME} becomes a string of milliseconds ({@code 10:15:30.120}): Delta has no time of
+ *       day.
  *   <li>{@code TIMESTAMP} stays a timestamp without zone; {@code TIMESTAMP_LTZ} and {@code
  *       TIMESTAMP WITH TIME ZONE} become instants (Delta's {@code TIMESTAMP}), the latter without
  *       its zone, which no Delta type holds.
@@ -56,6 +59,9 @@ import org.apache.flink.table.types.logical.VarCharType;
  * </ul>
  */
 final class CdcFields {
+
+  /** Times of day as Flink CDC 3.2 holds them: to the millisecond, all digits always written. */
+  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
 
   private CdcFields() {}
 
@@ -103,7 +109,7 @@ final class CdcFields {
               new VarCharType(VarCharType.MAX_LENGTH),
               value ->
                   StringData.fromString(
-                      LocalTime.ofNanoOfDay((Integer) value * 1_000_000L).toString()));
+                      TIME.format(LocalTime.ofNanoOfDay((Integer) value * 1_000_000L))));
       case TIMESTAMP_WITHOUT_TIME_ZONE ->
           new Field(
               new TimestampType(DataTypeChecks.getPrecision(type)),
@@ -137,11 +143,18 @@ final class CdcFields {
   private static Field decimal(int precision, int scale) {
     return new Field(
         new DecimalType(precision, scale),
-        value ->
-            DecimalData.fromBigDecimal(
-                ((org.apache.flink.cdc.common.data.DecimalData) value).toBigDecimal(),
-                precision,
-                scale));
+        value -> {
+          BigDecimal decimal =
+              ((org.apache.flink.cdc.common.data.DecimalData) value).toBigDecimal();
+          DecimalData converted = DecimalData.fromBigDecimal(decimal, precision, scale);
+          if (converted == null) {
+            throw new IllegalArgumentException(
+                String.format(
+                    "Flink CDC value %s does not fit its type DECIMAL(%d, %d)",
+                    decimal.toPlainString(), precision, scale));
+          }
+          return converted;
+        });
   }
 
   private static Field array(org.apache.flink.cdc.common.types.ArrayType type) {

@@ -63,8 +63,11 @@ public final class FlinkCdcEvents
 
   private static final long serialVersionUID = 1L;
 
-  /** The format of {@link #snapshot()}: a version, then the tables' ids and schemas. */
-  private static final int SNAPSHOT_VERSION = 1;
+  /**
+   * The format of {@link #snapshot()}: a version, then per table its id, how many schemas it has
+   * had, and its schema.
+   */
+  private static final int SNAPSHOT_VERSION = 2;
 
   private final String template;
   private final TableNameTemplate names;
@@ -116,6 +119,7 @@ public final class FlinkCdcEvents
     out.writeInt(known.size());
     for (Map.Entry<TableId, Shape> table : known.entrySet()) {
       TableIdSerializer.INSTANCE.serialize(table.getKey(), out);
+      out.writeLong(table.getValue().changes());
       SchemaSerializer.INSTANCE.serialize(table.getValue().schema(), out);
     }
     return out.getCopyOfBuffer();
@@ -124,8 +128,8 @@ public final class FlinkCdcEvents
   @Override
   public void restore(List<byte[]> snapshots) throws IOException {
     shapes = new HashMap<>();
-    // Every subtask saw each table's schema changes, which Flink CDC sends to all: their snapshots
-    // agree on the tables they share.
+    // Each subtask's snapshot holds every table it knew, also those whose changes went to other
+    // subtasks since: of a table's schemas, the one after the most changes is the table's.
     for (byte[] snapshot : snapshots) {
       DataInputDeserializer in = new DataInputDeserializer(snapshot);
       int version = in.readInt();
@@ -138,13 +142,21 @@ public final class FlinkCdcEvents
       int tables = in.readInt();
       for (int i = 0; i < tables; i++) {
         TableId id = TableIdSerializer.INSTANCE.deserialize(in);
-        shapes.put(id, shape(id, SchemaSerializer.INSTANCE.deserialize(in)));
+        long changes = in.readLong();
+        Schema schema = SchemaSerializer.INSTANCE.deserialize(in);
+        Shape known = shapes.get(id);
+        if (known == null || known.changes() < changes) {
+          shapes.put(id, shape(id, schema, changes));
+        }
       }
     }
   }
 
-  /** A table's schema as the sink takes it: the table, and the converter of its rows. */
-  private record Shape(Schema schema, DynamicTable table, CdcFields.Rows rows) {}
+  /**
+   * A table's schema as the sink takes it: the table, the converter of its rows, and how many
+   * schemas (its creation and changes) it has had.
+   */
+  private record Shape(Schema schema, DynamicTable table, CdcFields.Rows rows, long changes) {}
 
   @Override
   public void generate(Event event, Output out) throws Exception {
@@ -152,7 +164,13 @@ public final class FlinkCdcEvents
       shapes = new HashMap<>();
     }
     if (event instanceof CreateTableEvent create) {
-      shapes.put(create.tableId(), shape(create.tableId(), create.getSchema()));
+      Shape known = shapes.get(create.tableId());
+      shapes.put(
+          create.tableId(),
+          shape(
+              create.tableId(),
+              partitioned(create.tableId(), create.getSchema()),
+              known == null ? 1 : known.changes() + 1));
     } else if (event instanceof DataChangeEvent change) {
       write(change, out);
     } else if (event instanceof SchemaChangeEvent change) {
@@ -191,8 +209,19 @@ public final class FlinkCdcEvents
   private void evolve(SchemaChangeEvent change, Output out) throws Exception {
     Shape shape = known(change.tableId());
     String name = shape.table().name();
+    Schema schema = shape.schema();
     if (change instanceof DropColumnEvent drop) {
       for (String column : drop.getDroppedColumnNames()) {
+        if (schema.primaryKeys().contains(column) || schema.partitionKeys().contains(column)) {
+          throw new IllegalArgumentException(
+              String.format(
+                  "Flink CDC drops column '%s' of table %s, which is in the table's %s: the Delta"
+                      + " sink cannot drop it. Keep the column in the source, or route the table"
+                      + " to a new Delta table.",
+                  column,
+                  name,
+                  schema.primaryKeys().contains(column) ? "primary key" : "partition columns"));
+        }
         out.apply(TableChange.dropColumn(name, column));
       }
     } else if (change instanceof RenameColumnEvent rename) {
@@ -206,9 +235,12 @@ public final class FlinkCdcEvents
                   + " added, dropped and renamed columns and altered column types)",
               change.getType(), name));
     }
-    shapes.put(
-        change.tableId(),
-        shape(change.tableId(), SchemaUtils.applySchemaChangeEvent(shape.schema(), change)));
+    Schema changed = SchemaUtils.applySchemaChangeEvent(schema, change);
+    if (change instanceof RenameColumnEvent rename) {
+      // Flink CDC renames the column, not its mentions in the keys.
+      changed = renamedKeys(changed, rename.getNameMapping());
+    }
+    shapes.put(change.tableId(), shape(change.tableId(), changed, shape.changes() + 1));
   }
 
   private Shape known(TableId id) {
@@ -223,7 +255,30 @@ public final class FlinkCdcEvents
     return shape;
   }
 
-  private Shape shape(TableId id, Schema schema) {
+  /** {@code schema} with the partition columns given for its table, if any. */
+  private Schema partitioned(TableId id, Schema schema) {
+    List<String> given = partitionColumns.get(tableName(id));
+    return given == null ? schema : withKeys(schema, schema.primaryKeys(), given);
+  }
+
+  private static Schema renamedKeys(Schema schema, Map<String, String> renames) {
+    return withKeys(
+        schema,
+        schema.primaryKeys().stream().map(key -> renames.getOrDefault(key, key)).toList(),
+        schema.partitionKeys().stream().map(key -> renames.getOrDefault(key, key)).toList());
+  }
+
+  private static Schema withKeys(Schema schema, List<String> primaryKey, List<String> partition) {
+    return Schema.newBuilder()
+        .setColumns(schema.getColumns())
+        .primaryKey(primaryKey)
+        .partitionKey(partition)
+        .options(schema.options())
+        .comment(schema.comment())
+        .build();
+  }
+
+  private Shape shape(TableId id, Schema schema, long changes) {
     String name = tableName(id);
     List<Column> columns = schema.getColumns();
     CdcFields.Rows rows = new CdcFields.Rows(columns.stream().map(Column::getType).toList());
@@ -232,10 +287,9 @@ public final class FlinkCdcEvents
     DynamicTable table =
         DynamicTable.of(name, RowType.of(types.toArray(LogicalType[]::new), names))
             .withPrimaryKey(schema.primaryKeys().toArray(String[]::new))
-            .withPartitionColumns(
-                partitionColumns.getOrDefault(name, schema.partitionKeys()).toArray(String[]::new))
+            .withPartitionColumns(schema.partitionKeys().toArray(String[]::new))
             .withProperties(tableProperties);
-    return new Shape(schema, table, rows);
+    return new Shape(schema, table, rows, changes);
   }
 
   private String tableName(TableId id) {

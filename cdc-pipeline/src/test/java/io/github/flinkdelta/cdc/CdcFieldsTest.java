@@ -170,7 +170,7 @@ class CdcFieldsTest {
             new MapType(
                 new VarCharType(VarCharType.MAX_LENGTH), new VarCharType(VarCharType.MAX_LENGTH)));
     assertThat(map.size()).isEqualTo(2);
-    assertThat(map.get(flink("a"))).isEqualTo(flink("00:00:01"));
+    assertThat(map.get(flink("a"))).isEqualTo(flink("00:00:01.000"));
     assertThat(map.get(flink("b"))).isNull();
   }
 

@@ -169,6 +169,76 @@ class FlinkCdcEventsTest {
   }
 
   @Test
+  void aRenamedKeyOrPartitionColumnStaysTheTablesKeyAndADroppedOneIsRefused() throws Exception {
+    Schema schema =
+        Schema.newBuilder()
+            .physicalColumn("id", DataTypes.INT().notNull())
+            .physicalColumn("day", DataTypes.STRING())
+            .primaryKey("id")
+            .build();
+    FlinkCdcEvents partitioned = events.withPartitionColumns("cdc.shop_orders", List.of("day"));
+    partitioned.generate(new CreateTableEvent(ORDERS, schema), out);
+    partitioned.generate(new RenameColumnEvent(ORDERS, Map.of("id", "key", "day", "d")), out);
+    Schema renamed =
+        Schema.newBuilder()
+            .physicalColumn("key", DataTypes.INT().notNull())
+            .physicalColumn("d", DataTypes.STRING())
+            .primaryKey("key")
+            .build();
+    partitioned.generate(
+        DataChangeEvent.updateEvent(
+            ORDERS,
+            record(renamed, 1, BinaryStringData.fromString("a")),
+            record(renamed, 2, BinaryStringData.fromString("a"))),
+        out);
+
+    DynamicRecord last = out.records.get(out.records.size() - 1);
+    assertThat(last.table().primaryKey()).containsExactly("key");
+    assertThat(last.table().partitionColumns()).containsExactly("d");
+    assertThat(out.rows())
+        .containsExactly(row(RowKind.DELETE, 1, "a"), row(RowKind.UPDATE_AFTER, 2, "a"));
+    assertThatThrownBy(() -> partitioned.generate(new DropColumnEvent(ORDERS, List.of("key")), out))
+        .hasMessageContaining("'key'")
+        .hasMessageContaining("cdc.shop_orders")
+        .hasMessageContaining("primary key");
+  }
+
+  @Test
+  void aRestoreKeepsEachTablesSchemaAfterTheMostChangesWhicheverSubtaskHadIt() throws Exception {
+    Schema schema =
+        Schema.newBuilder()
+            .physicalColumn("id", DataTypes.INT().notNull())
+            .primaryKey("id")
+            .build();
+    // Subtask 0 knew the table as created; subtask 1 also saw a column added.
+    FlinkCdcEvents stale = FlinkCdcEvents.tables("cdc.{schema}_{table}");
+    stale.generate(new CreateTableEvent(ORDERS, schema), out);
+    FlinkCdcEvents current = FlinkCdcEvents.tables("cdc.{schema}_{table}");
+    current.generate(new CreateTableEvent(ORDERS, schema), out);
+    current.generate(
+        new AddColumnEvent(
+            ORDERS, List.of(AddColumnEvent.last(Column.physicalColumn("n", DataTypes.BIGINT())))),
+        out);
+    Schema added =
+        Schema.newBuilder()
+            .physicalColumn("id", DataTypes.INT().notNull())
+            .physicalColumn("n", DataTypes.BIGINT())
+            .primaryKey("id")
+            .build();
+
+    for (List<byte[]> snapshots :
+        List.of(
+            List.of(stale.snapshot(), current.snapshot()),
+            List.of(current.snapshot(), stale.snapshot()))) {
+      FlinkCdcEvents restored = FlinkCdcEvents.tables("cdc.{schema}_{table}");
+      restored.restore(snapshots);
+      Recorder written = new Recorder();
+      restored.generate(DataChangeEvent.insertEvent(ORDERS, record(added, 7, 70L)), written);
+      assertThat(written.rows()).containsExactly(row(RowKind.INSERT, 7, 70L));
+    }
+  }
+
+  @Test
   void rowsOfATableNotCreatedYetFailNamingIt() {
     Schema schema = Schema.newBuilder().physicalColumn("page", DataTypes.STRING()).build();
     RecordData page = record(schema, BinaryStringData.fromString("a"));

@@ -26,12 +26,15 @@ import org.apache.hadoop.fs.permission.FsPermission;
  * small files and commits on local disk.
  *
  * <p>Hadoop's checksummed layer writes a hidden {@code .crc} sibling beside every data file,
- * deletion vector and log file, and checks it on every read. Parquet files and deletion vectors
- * carry their own checks, and readers of other engines read a file without a sibling as it is;
- * without the layer, appends cost about a tenth less CPU per row (docs/benchmarks.md). Siblings
- * other engines wrote are not checked, and still move or go with their files. The class stays a
- * {@link LocalFileSystem}: Hadoop hands its cached instance out as one ({@code
- * FileSystem.getLocal}).
+ * deletion vector and log file, and checks it on every read. Delta readers do not need them (other
+ * engines read a file without a sibling as it is), and without the layer appends cost about a tenth
+ * less CPU per row (docs/benchmarks.md). Siblings other engines wrote are not checked, and still
+ * move or go with their files. The class stays a {@link LocalFileSystem}: Hadoop hands its cached
+ * instance out as one ({@code FileSystem.getLocal}).
+ *
+ * <p>Hadoop keeps one local file system per JVM, whichever configuration asked first: other Hadoop
+ * users in a task manager that asks after the connector share this one (and write no siblings
+ * either), and when one of them asked first, the connector gets Hadoop's stock file system.
  */
 @Internal
 public final class ForklessLocalFileSystem extends LocalFileSystem {

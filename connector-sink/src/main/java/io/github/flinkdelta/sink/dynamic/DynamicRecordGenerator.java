@@ -35,7 +35,9 @@ public interface DynamicRecordGenerator<T> extends Serializable {
 
     /**
      * Restores what the generators of all subtasks held at the checkpoint restored, in no order,
-     * before the first element; also after a rescale.
+     * before the first element; also after a rescale. Called only when the job is restored. A
+     * subtask's snapshot may hold what another subtask has since learnt better: the generator
+     * decides which to keep.
      */
     void restore(List<byte[]> snapshots) throws Exception;
   }

@@ -10,13 +10,14 @@ import java.util.Objects;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A table name of fixed text and placeholders ({@code "{db}.{table}"}) that each element of a
- * generator fills: the ready generators name their tables with one.
+ * generator fills: the ready generators (here and in the Flink CDC module) name their tables with
+ * one.
  */
-@PublicEvolving
+@Internal
 public final class TableNameTemplate implements Serializable {
 
   private static final long serialVersionUID = 1L;
