@@ -211,6 +211,7 @@ public final class FlinkCdcEvents
     String name = shape.table().name();
     Schema schema = shape.schema();
     if (change instanceof DropColumnEvent drop) {
+      // All refused or none: no column of the event is dropped before one is refused.
       for (String column : drop.getDroppedColumnNames()) {
         if (schema.primaryKeys().contains(column) || schema.partitionKeys().contains(column)) {
           throw new IllegalArgumentException(
@@ -222,6 +223,8 @@ public final class FlinkCdcEvents
                   name,
                   schema.primaryKeys().contains(column) ? "primary key" : "partition columns"));
         }
+      }
+      for (String column : drop.getDroppedColumnNames()) {
         out.apply(TableChange.dropColumn(name, column));
       }
     } else if (change instanceof RenameColumnEvent rename) {

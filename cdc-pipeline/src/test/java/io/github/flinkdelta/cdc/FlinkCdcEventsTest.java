@@ -197,10 +197,16 @@ class FlinkCdcEventsTest {
     assertThat(last.table().partitionColumns()).containsExactly("d");
     assertThat(out.rows())
         .containsExactly(row(RowKind.DELETE, 1, "a"), row(RowKind.UPDATE_AFTER, 2, "a"));
-    assertThatThrownBy(() -> partitioned.generate(new DropColumnEvent(ORDERS, List.of("key")), out))
-        .hasMessageContaining("'key'")
+    assertThatThrownBy(
+            () -> partitioned.generate(new DropColumnEvent(ORDERS, List.of("d", "key")), out))
+        .hasMessageContaining("'d'")
         .hasMessageContaining("cdc.shop_orders")
+        .hasMessageContaining("partition columns");
+    assertThatThrownBy(
+            () -> partitioned.generate(new DropColumnEvent(ORDERS, List.of("other", "key")), out))
+        .hasMessageContaining("'key'")
         .hasMessageContaining("primary key");
+    assertThat(out.changes).as("no column of a refused drop is dropped").hasSize(2);
   }
 
   @Test
