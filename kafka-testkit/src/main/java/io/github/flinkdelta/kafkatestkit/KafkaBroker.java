@@ -45,8 +45,8 @@ public final class KafkaBroker implements AutoCloseable {
   private static final String LOG_CONFIG = "log4j2.properties";
 
   /**
-   * Warnings and errors, which say why a broker exited, and the line the broker logs once it serves
-   * ({@link #STARTED}).
+   * Warnings and errors, which say why a broker exited, the line the broker logs once it serves
+   * ({@link #STARTED}), and when it becomes a partition's leader.
    */
   private static final String LOGGING =
       String.join(
@@ -59,6 +59,8 @@ public final class KafkaBroker implements AutoCloseable {
           "rootLogger.appenderRef.out.ref=out",
           "logger.started.name=kafka.server.KafkaRaftServer",
           "logger.started.level=INFO",
+          "logger.partitions.name=state.change.logger",
+          "logger.partitions.level=INFO",
           "");
 
   /** What the broker logs once its listeners serve. */
@@ -166,6 +168,14 @@ public final class KafkaBroker implements AutoCloseable {
   /** The {@code bootstrap.servers} value that reaches the broker. */
   public String bootstrapServers() {
     return "127.0.0.1:" + port;
+  }
+
+  /**
+   * The last few thousand characters of the broker's log (warnings and errors), for a caller's
+   * failure message when the broker does not do what it was asked.
+   */
+  public String logTail() {
+    return tail(log);
   }
 
   /** Stops the broker; its log stays for reading after a failure. */

@@ -6,9 +6,11 @@ package io.github.flinkdelta.it.dynamic;
 
 import io.github.flinkdelta.kafkatestkit.KafkaBroker;
 import io.github.flinkdelta.sink.dynamic.debezium.DebeziumMessage;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.KafkaSource;
@@ -22,6 +24,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -30,6 +33,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * reads it back as the Debezium generator takes records.
  */
 public final class ShopTopic {
+
+  private static final int PARTITIONS = 4;
+
+  /** How long a new topic's partitions may wait for their leader. */
+  private static final Duration LEADERS_TIMEOUT = Duration.ofMinutes(2);
 
   private final KafkaBroker kafka;
   private final String topic;
@@ -43,7 +51,8 @@ public final class ShopTopic {
   public static ShopTopic produce(KafkaBroker kafka, String topic, ShopEvents events, long count)
       throws Exception {
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-      admin.createTopics(List.of(new NewTopic(topic, 4, (short) 1))).all().get();
+      admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all().get();
+      awaitLeaders(admin, kafka, topic);
     }
     Map<String, Object> config =
         Map.of(
@@ -62,9 +71,44 @@ public final class ShopTopic {
       producer.flush();
     }
     for (Future<RecordMetadata> future : sent) {
-      future.get();
+      try {
+        future.get();
+      } catch (ExecutionException e) {
+        throw new IllegalStateException(
+            "The Kafka broker did not take the events for topic " + topic + "; " + kafka.logTail(),
+            e);
+      }
     }
     return new ShopTopic(kafka, topic);
+  }
+
+  /**
+   * Waits until the broker reports a leader for each of the topic's partitions: a topic's creation
+   * is acknowledged once the controller records it, which may be before the broker serves it.
+   */
+  private static void awaitLeaders(Admin admin, KafkaBroker kafka, String topic)
+      throws InterruptedException, ExecutionException {
+    long deadline = System.nanoTime() + LEADERS_TIMEOUT.toNanos();
+    while (true) {
+      List<TopicPartitionInfo> partitions =
+          admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions();
+      if (partitions.size() == PARTITIONS
+          && partitions.stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "The Kafka broker named no leader for every partition of topic "
+                + topic
+                + " within "
+                + LEADERS_TIMEOUT
+                + " ("
+                + partitions
+                + "); "
+                + kafka.logTail());
+      }
+      Thread.sleep(50);
+    }
   }
 
   /** The topic from its start to the end it has when the job starts. */
