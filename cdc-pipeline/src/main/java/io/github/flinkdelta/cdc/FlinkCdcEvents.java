@@ -295,7 +295,21 @@ public final class FlinkCdcEvents
     return new Shape(schema, table, rows, changes);
   }
 
-  private String tableName(TableId id) {
+  /**
+   * The table {@code id}'s events go to, in the shape rows of {@code schema} give it: what the sink
+   * creates for the table's {@link CreateTableEvent}.
+   */
+  DynamicTable tableOf(TableId id, Schema schema) {
+    return shape(id, partitioned(id, schema), 1).table();
+  }
+
+  /** The Flink type the sink writes values of Flink CDC type {@code type} as. */
+  static LogicalType typeOf(org.apache.flink.cdc.common.types.DataType type) {
+    return CdcFields.of(type).type();
+  }
+
+  /** The name of the table {@code id}'s events go to. */
+  String tableName(TableId id) {
     return names.fill(
         part ->
             switch (part) {

@@ -100,6 +100,15 @@ public final class DynamicDeltaSink<T> extends FlinkCompat.SinkBase<T>
     return (DataStream<T>) (DataStream<?>) results;
   }
 
+  /**
+   * The sink's tables, for a coordinator that prepares tables before their records arrive (Flink
+   * CDC's metadata applier).
+   */
+  @Internal
+  public DynamicTables tables() {
+    return new DynamicTables(config);
+  }
+
   @Internal
   @Override
   public SinkWriter<T> createWriter(WriterInitContext context) {
