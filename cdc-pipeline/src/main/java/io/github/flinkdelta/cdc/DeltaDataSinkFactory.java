@@ -92,6 +92,15 @@ public final class DeltaDataSinkFactory implements DataSinkFactory {
     }
     String warehouse =
         all.get(DeltaPipelineOptions.CATALOG_PREFIX + DeltaPipelineOptions.WAREHOUSE);
+    if ((warehouse == null) == !UnityCatalogOptions.isSet(options)) {
+      throw new IllegalArgumentException(
+          "The delta pipeline sink needs either '"
+              + DeltaPipelineOptions.CATALOG_PREFIX
+              + DeltaPipelineOptions.WAREHOUSE
+              + "' (the root of path tables) or '"
+              + DeltaPipelineOptions.CATALOG_PREFIX
+              + "uri' (a Unity Catalog server), not both and not neither.");
+    }
     if (warehouse != null) {
       builder.tableRoot(warehouse);
     }

@@ -21,6 +21,7 @@ import org.apache.flink.cdc.common.event.RenameColumnEvent;
 import org.apache.flink.cdc.common.event.SchemaChangeEvent;
 import org.apache.flink.cdc.common.event.SchemaChangeEventType;
 import org.apache.flink.cdc.common.exceptions.SchemaEvolveException;
+import org.apache.flink.cdc.common.exceptions.UnsupportedSchemaChangeEventException;
 import org.apache.flink.cdc.common.sink.MetadataApplier;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
@@ -30,8 +31,9 @@ import org.apache.flink.table.types.logical.RowType;
  * CreateTableEvent} comes, so that a source table without rows still lands as an empty Delta table,
  * and checks every other change against the Delta table before Flink CDC lets it through: a type
  * Delta does not widen to, or dropping a column of the table's key or partition columns, is refused
- * here, where Flink CDC's {@code schema.change.behavior} decides what happens (fail the pipeline,
- * or go on without the change).
+ * here as unsupported, and Flink CDC's {@code schema.change.behavior} decides what happens: {@code
+ * try_evolve} goes on without the change (its rows coerced to the table's schema), the others fail
+ * the pipeline with the refusal's reason.
  *
  * <p>A change it accepts is applied by the sink itself, in order with the table's rows: the
  * coordinator hands the change on to the sink after this applier, and the sink's writers apply it
@@ -96,6 +98,9 @@ final class DeltaMetadataApplier implements MetadataApplier {
                 "Flink CDC schema change %s of table %s is not one the Delta sink applies",
                 change.getType(), table));
       }
+    } catch (IllegalArgumentException e) {
+      // A change Delta cannot take: under 'try_evolve' Flink CDC goes on without it.
+      throw new UnsupportedSchemaChangeEventException(change, e.getMessage(), e);
     } catch (RuntimeException e) {
       throw new SchemaEvolveException(change, e.getMessage(), e);
     }

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.LongType;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
@@ -92,7 +93,7 @@ class DeltaPipelineITCase {
             "  schema.change.behavior: evolve",
             "");
 
-    run(cluster, yaml);
+    assertSucceeded(run(cluster, yaml));
 
     assertThat(script.failures().get()).as("the failure fired").isEqualTo(1);
     String orders = dir.resolve("shop/orders").toUri().toString();
@@ -114,8 +115,80 @@ class DeltaPipelineITCase {
         .containsExactly(List.of(1, 2));
   }
 
+  @Test
+  void aTypeChangeDeltaCannotWidenToIsLeftOutUnderTryEvolveAndFailsThePipelineUnderEvolve(
+      @InjectMiniCluster MiniCluster cluster) throws Exception {
+    Schema orders =
+        Schema.newBuilder()
+            .physicalColumn("id", DataTypes.INT().notNull())
+            .physicalColumn("qty", DataTypes.INT())
+            .primaryKey("id")
+            .build();
+    Schema text =
+        Schema.newBuilder()
+            .physicalColumn("id", DataTypes.INT().notNull())
+            .physicalColumn("qty", DataTypes.STRING())
+            .primaryKey("id")
+            .build();
+    List<Event> events =
+        List.of(
+            new CreateTableEvent(ORDERS, orders),
+            DataChangeEvent.insertEvent(ORDERS, row(orders, 1, 5)),
+            new AlterColumnTypeEvent(ORDERS, Map.of("qty", DataTypes.STRING())),
+            DataChangeEvent.insertEvent(ORDERS, row(text, 2, "7")));
+    ScriptedEventsFactory.register("retyped", events, 2, -1);
+
+    assertSucceeded(
+        run(cluster, retyping(dir.resolve("tolerant").toUri().toString(), "try_evolve")));
+    String table = dir.resolve("tolerant/shop/orders").toUri().toString();
+    assertThat(snapshot(table).getSchema().get("qty").getDataType())
+        .as("the column keeps its type")
+        .isEqualTo(IntegerType.INTEGER);
+    assertThat(DeltaTableReader.readAll(table))
+        .as("the row after the change, its value of the left-out type nulled by Flink CDC")
+        .containsExactlyInAnyOrder(List.of(1, 5), Arrays.asList(2, null));
+
+    JobResult strict = run(cluster, retyping(dir.resolve("strict").toUri().toString(), "evolve"));
+    assertThat(strict.getSerializedThrowable()).isPresent();
+    assertThat(
+            strict
+                .getSerializedThrowable()
+                .get()
+                .deserializeError(DeltaPipelineITCase.class.getClassLoader()))
+        .rootCause()
+        .hasMessageContaining("column 'qty'")
+        .hasMessageContaining("shop/orders")
+        .hasMessageContaining("Delta does not widen to");
+  }
+
+  private static String retyping(String warehouse, String behavior) {
+    return String.join(
+        "\n",
+        "source:",
+        "  type: scripted-events",
+        "  script: retyped",
+        "sink:",
+        "  type: delta",
+        "  catalog.properties.warehouse: " + warehouse,
+        "pipeline:",
+        "  parallelism: 1",
+        "  schema.change.behavior: " + behavior,
+        "");
+  }
+
+  private static void assertSucceeded(JobResult result) {
+    if (result.getSerializedThrowable().isPresent()) {
+      throw new AssertionError(
+          "The pipeline failed",
+          result
+              .getSerializedThrowable()
+              .get()
+              .deserializeError(DeltaPipelineITCase.class.getClassLoader()));
+    }
+  }
+
   /** Parses {@code yaml} and runs it on {@code cluster} through its REST endpoint, to its end. */
-  static void run(MiniCluster cluster, String yaml) throws Exception {
+  static JobResult run(MiniCluster cluster, String yaml) throws Exception {
     PipelineDef pipeline = new YamlPipelineDefinitionParser().parse(yaml, new Configuration());
     org.apache.flink.configuration.Configuration flink =
         new org.apache.flink.configuration.Configuration();
@@ -128,15 +201,7 @@ class DeltaPipelineITCase {
     flink.setString("restart-strategy.fixed-delay.delay", "100ms");
     PipelineExecution.ExecutionInfo started =
         FlinkPipelineComposer.ofRemoteCluster(flink, List.of()).compose(pipeline).execute();
-    JobResult result = cluster.requestJobResult(JobID.fromHexString(started.getId())).get();
-    if (result.getSerializedThrowable().isPresent()) {
-      throw new AssertionError(
-          "The pipeline failed",
-          result
-              .getSerializedThrowable()
-              .get()
-              .deserializeError(DeltaPipelineITCase.class.getClassLoader()));
-    }
+    return cluster.requestJobResult(JobID.fromHexString(started.getId())).get();
   }
 
   /**
