@@ -18,9 +18,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.JobID;
-import org.apache.flink.cdc.cli.parser.YamlPipelineDefinitionParser;
-import org.apache.flink.cdc.common.configuration.Configuration;
 import org.apache.flink.cdc.common.data.RecordData;
 import org.apache.flink.cdc.common.data.binary.BinaryStringData;
 import org.apache.flink.cdc.common.event.AddColumnEvent;
@@ -34,9 +31,6 @@ import org.apache.flink.cdc.common.event.TableId;
 import org.apache.flink.cdc.common.schema.Column;
 import org.apache.flink.cdc.common.schema.Schema;
 import org.apache.flink.cdc.common.types.DataTypes;
-import org.apache.flink.cdc.composer.PipelineExecution;
-import org.apache.flink.cdc.composer.definition.PipelineDef;
-import org.apache.flink.cdc.composer.flink.FlinkPipelineComposer;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -93,7 +87,7 @@ class DeltaPipelineITCase {
             "  schema.change.behavior: evolve",
             "");
 
-    assertSucceeded(run(cluster, yaml));
+    PipelineRuns.assertSucceeded(PipelineRuns.run(cluster, yaml));
 
     assertThat(script.failures().get()).as("the failure fired").isEqualTo(1);
     String orders = dir.resolve("shop/orders").toUri().toString();
@@ -138,8 +132,9 @@ class DeltaPipelineITCase {
             DataChangeEvent.insertEvent(ORDERS, row(text, 2, "7")));
     ScriptedEventsFactory.register("retyped", events, 2, -1);
 
-    assertSucceeded(
-        run(cluster, retyping(dir.resolve("tolerant").toUri().toString(), "try_evolve")));
+    PipelineRuns.assertSucceeded(
+        PipelineRuns.run(
+            cluster, retyping(dir.resolve("tolerant").toUri().toString(), "try_evolve")));
     String table = dir.resolve("tolerant/shop/orders").toUri().toString();
     assertThat(snapshot(table).getSchema().get("qty").getDataType())
         .as("the column keeps its type")
@@ -148,7 +143,8 @@ class DeltaPipelineITCase {
         .as("the row after the change, its value of the left-out type nulled by Flink CDC")
         .containsExactlyInAnyOrder(List.of(1, 5), Arrays.asList(2, null));
 
-    JobResult strict = run(cluster, retyping(dir.resolve("strict").toUri().toString(), "evolve"));
+    JobResult strict =
+        PipelineRuns.run(cluster, retyping(dir.resolve("strict").toUri().toString(), "evolve"));
     assertThat(strict.getSerializedThrowable()).isPresent();
     assertThat(
             strict
@@ -174,34 +170,6 @@ class DeltaPipelineITCase {
         "  parallelism: 1",
         "  schema.change.behavior: " + behavior,
         "");
-  }
-
-  private static void assertSucceeded(JobResult result) {
-    if (result.getSerializedThrowable().isPresent()) {
-      throw new AssertionError(
-          "The pipeline failed",
-          result
-              .getSerializedThrowable()
-              .get()
-              .deserializeError(DeltaPipelineITCase.class.getClassLoader()));
-    }
-  }
-
-  /** Parses {@code yaml} and runs it on {@code cluster} through its REST endpoint, to its end. */
-  static JobResult run(MiniCluster cluster, String yaml) throws Exception {
-    PipelineDef pipeline = new YamlPipelineDefinitionParser().parse(yaml, new Configuration());
-    org.apache.flink.configuration.Configuration flink =
-        new org.apache.flink.configuration.Configuration();
-    var rest = cluster.getRestAddress().get();
-    flink.setString("rest.address", rest.getHost());
-    flink.setString("rest.port", String.valueOf(rest.getPort()));
-    flink.setString("execution.checkpointing.interval", "100ms");
-    flink.setString("restart-strategy.type", "fixed-delay");
-    flink.setString("restart-strategy.fixed-delay.attempts", "3");
-    flink.setString("restart-strategy.fixed-delay.delay", "100ms");
-    PipelineExecution.ExecutionInfo started =
-        FlinkPipelineComposer.ofRemoteCluster(flink, List.of()).compose(pipeline).execute();
-    return cluster.requestJobResult(JobID.fromHexString(started.getId())).get();
   }
 
   /**

@@ -1,0 +1,282 @@
+/*
+ * Copyright 2026 the flink-delta authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.github.flinkdelta.cdc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.delta.kernel.TableManager;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import io.github.flinkdelta.core.testing.DeltaTableReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.InjectMiniCluster;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real database into Delta tables through the pipeline the docs show ({@code
+ * pipelines/mysql-to-delta.yaml}, run as written but for the database's port, the warehouse and a
+ * small snapshot chunk): MariaDB in a child process, Flink CDC's MySQL pipeline source, the {@code
+ * delta} sink, Flink CDC's composer. Its initial snapshot of three tables, a TaskManager lost in
+ * the middle of it; inserts, updates and deletes; a column added, a TaskManager lost right after, a
+ * column renamed, a type widened, a column dropped; a stop with a savepoint, a table created while
+ * stopped, and a resume under a new job id. Every Delta table is read back through Kernel and
+ * compared with the database's own rows.
+ */
+class MariaDbPipelineITCase {
+
+  private static final int TASK_MANAGERS = 2;
+
+  @RegisterExtension
+  static final MiniClusterExtension FLINK =
+      new MiniClusterExtension(
+          new MiniClusterResourceConfiguration.Builder()
+              .setNumberTaskManagers(TASK_MANAGERS)
+              .setNumberSlotsPerTaskManager(2)
+              .build());
+
+  private static final int ORDERS = 1_500;
+  private static final Duration PATIENCE = Duration.ofMinutes(3);
+
+  @TempDir static Path work;
+  private static MariaDbServer db;
+
+  @BeforeAll
+  static void startDatabase() throws Exception {
+    db = MariaDbServer.start(work.resolve("mariadb"));
+  }
+
+  @AfterAll
+  static void stopDatabase() {
+    if (db != null) {
+      db.close();
+    }
+  }
+
+  @Test
+  void aDatabaseLandsExactlyThroughItsSnapshotChangesSchemaChangesLostTaskManagersAndASavepoint(
+      @InjectMiniCluster MiniCluster cluster) throws Exception {
+    db.execute(
+        "CREATE DATABASE shop",
+        "CREATE TABLE shop.customers (id INT PRIMARY KEY, name VARCHAR(64) NOT NULL,"
+            + " email VARCHAR(128))",
+        "CREATE TABLE shop.products (id INT PRIMARY KEY, title VARCHAR(64),"
+            + " price DECIMAL(10,2), qty INT)",
+        "CREATE TABLE shop.orders (id BIGINT PRIMARY KEY, customer_id INT, product_id INT,"
+            + " created_at DATETIME(3), note TEXT)");
+    List<String> seed = new ArrayList<>();
+    for (int i = 1; i <= 50; i++) {
+      seed.add(
+          String.format("INSERT INTO shop.customers VALUES (%d, 'name %d', 'c%d@x')", i, i, i));
+      seed.add(
+          String.format("INSERT INTO shop.products VALUES (%d, 'p%d', %d.25, %d)", i, i, i, i));
+    }
+    for (int i = 1; i <= ORDERS; i += 100) {
+      StringBuilder batch = new StringBuilder("INSERT INTO shop.orders VALUES ");
+      for (int id = i; id < i + 100; id++) {
+        batch.append(
+            String.format(
+                "%s(%d, %d, %d, '2026-01-01 10:00:00.%03d', 'note %d')",
+                id == i ? "" : ", ", id, id % 50 + 1, id % 50 + 1, id % 1000, id));
+      }
+      seed.add(batch.toString());
+    }
+    db.execute(seed.toArray(String[]::new));
+
+    Path lake = work.resolve("lake");
+    String yaml = pipeline(lake);
+    JobID job = PipelineRuns.submit(cluster, yaml, null);
+    TaskManagers taskManagers = new TaskManagers(cluster);
+
+    // The snapshot: a TaskManager lost once some of the orders are committed, before all are.
+    await("some of the orders' snapshot committed", () -> !rows(lake, "orders").isEmpty());
+    int committed = rows(lake, "orders").size();
+    taskManagers.replaceOne();
+    assertThat(committed).as("orders committed when the TaskManager was lost").isLessThan(ORDERS);
+    awaitSame(lake, "customers", "products", "orders");
+
+    db.execute(
+        "INSERT INTO shop.customers VALUES (51, 'Zoë ✓', NULL)",
+        "UPDATE shop.customers SET email = 'new@x' WHERE id = 2",
+        "DELETE FROM shop.customers WHERE id = 3",
+        "UPDATE shop.products SET qty = qty + 100 WHERE id <= 10",
+        "DELETE FROM shop.orders WHERE id <= 100",
+        "UPDATE shop.orders SET id = 100000 WHERE id = 500",
+        "ALTER TABLE shop.products ADD COLUMN color VARCHAR(16)",
+        "INSERT INTO shop.products VALUES (51, 'lamp', 9.99, 3, 'red')");
+    await("the added column in the Delta table", () -> columns(lake, "products").contains("color"));
+    taskManagers.replaceOne();
+    db.execute(
+        "UPDATE shop.products SET color = 'blue' WHERE id = 1",
+        "ALTER TABLE shop.customers RENAME COLUMN email TO mail",
+        "UPDATE shop.customers SET mail = 'renamed@x' WHERE id = 4",
+        "ALTER TABLE shop.products MODIFY COLUMN qty BIGINT",
+        "UPDATE shop.products SET qty = 9000000000 WHERE id = 2",
+        "ALTER TABLE shop.orders DROP COLUMN note",
+        "INSERT INTO shop.orders VALUES (200000, 1, 1, '2026-02-01 00:00:00.5')");
+    awaitSame(lake, "customers", "products", "orders");
+    assertThat(columns(lake, "customers")).containsExactly("id", "name", "mail");
+    assertThat(columns(lake, "orders"))
+        .containsExactly("id", "customer_id", "product_id", "created_at");
+
+    String savepoint =
+        cluster
+            .stopWithSavepoint(
+                job,
+                work.resolve("savepoints").toUri().toString(),
+                false,
+                SavepointFormatType.CANONICAL)
+            .get();
+    assertThat(taskManagers.restartedSinceFirstLoss(job))
+        .as("the job restarted after the TaskManagers were lost")
+        .isTrue();
+    db.execute(
+        "CREATE TABLE shop.reviews (id INT PRIMARY KEY, product_id INT, stars TINYINT)",
+        "INSERT INTO shop.reviews VALUES (1, 1, 5), (2, 2, 3)",
+        "UPDATE shop.customers SET name = 'while stopped' WHERE id = 5");
+    JobID resumed = PipelineRuns.submit(cluster, yaml, savepoint);
+    assertThat(resumed).isNotEqualTo(job);
+    db.execute(
+        "INSERT INTO shop.reviews VALUES (3, 3, 4)",
+        "DELETE FROM shop.customers WHERE id = 6",
+        "UPDATE shop.orders SET product_id = 7 WHERE id = 200000");
+    awaitSame(lake, "customers", "products", "orders", "reviews");
+    cluster.cancelJob(resumed).get();
+  }
+
+  /** The docs' pipeline, on this test's database and warehouse, its snapshot in small chunks. */
+  private static String pipeline(Path lake) throws Exception {
+    String yaml =
+        Files.readString(
+            Path.of(
+                MariaDbPipelineITCase.class.getResource("/pipelines/mysql-to-delta.yaml").toURI()));
+    return yaml.replace("port: 3306", "port: " + db.port())
+        .replace("file:///tmp/lake", lake.toUri().toString())
+        .replace(
+            "  scan.newly-added-table.enabled: true",
+            "  scan.newly-added-table.enabled: true\n  scan.incremental.snapshot.chunk.size: 100");
+  }
+
+  /** Waits until every table holds exactly the database's rows, then asserts that it does. */
+  private static void awaitSame(Path lake, String... tables) throws Exception {
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    for (String table : tables) {
+      List<List<Object>> expected = databaseRows(table);
+      while (System.nanoTime() < deadline && !same(rows(lake, table), expected)) {
+        Thread.sleep(200);
+        expected = databaseRows(table);
+      }
+      assertThat(rows(lake, table))
+          .as("Delta table shop.%s against the database's rows", table)
+          .containsExactlyInAnyOrderElementsOf(expected);
+    }
+  }
+
+  private static boolean same(List<List<Object>> actual, List<List<Object>> expected) {
+    return actual.size() == expected.size()
+        && new java.util.HashSet<>(actual).equals(new java.util.HashSet<>(expected));
+  }
+
+  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("Waited " + PATIENCE + " for " + what);
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  /**
+   * The table's rows as Kernel reads them, small integers as ints (as JDBC gives them); none while
+   * the table does not exist.
+   */
+  private static List<List<Object>> rows(Path lake, String table) {
+    Path path = lake.resolve("shop").resolve(table);
+    if (!Files.isDirectory(path.resolve("_delta_log"))) {
+      return List.of();
+    }
+    return DeltaTableReader.readAll(path.toUri().toString()).stream()
+        .map(
+            row ->
+                row.stream()
+                    .map(
+                        value ->
+                            value instanceof Byte || value instanceof Short
+                                ? (Object) ((Number) value).intValue()
+                                : value)
+                    .toList())
+        .toList();
+  }
+
+  private static List<String> columns(Path lake, String table) {
+    Path path = lake.resolve("shop").resolve(table);
+    if (!Files.isDirectory(path.resolve("_delta_log"))) {
+      return List.of();
+    }
+    return TableManager.loadSnapshot(path.toUri().toString())
+        .build(DefaultEngine.create(HadoopConfigurations.of(Map.of())))
+        .getSchema()
+        .fieldNames();
+  }
+
+  /** The database's rows of {@code table}, each value as Kernel's reader gives Delta's type. */
+  private static List<List<Object>> databaseRows(String table) throws Exception {
+    List<List<Object>> rows = new ArrayList<>();
+    for (List<Object> row : db.rows("SELECT * FROM shop." + table)) {
+      List<Object> values = new ArrayList<>();
+      for (Object value : row) {
+        values.add(
+            value instanceof LocalDateTime time
+                ? time.toEpochSecond(ZoneOffset.UTC) * 1_000_000 + time.getNano() / 1_000
+                : value);
+      }
+      rows.add(values);
+    }
+    return rows;
+  }
+
+  /** The cluster's TaskManagers: one lost and replaced at a time. */
+  private static final class TaskManagers {
+    private final MiniCluster cluster;
+    private int next;
+    private long firstLoss;
+
+    TaskManagers(MiniCluster cluster) {
+      this.cluster = cluster;
+    }
+
+    /** Terminates the oldest running TaskManager and starts a new one; done when it returns. */
+    void replaceOne() throws Exception {
+      if (firstLoss == 0) {
+        firstLoss = System.currentTimeMillis();
+      }
+      cluster.terminateTaskManager(next++).get();
+      cluster.startTaskManager();
+    }
+
+    boolean restartedSinceFirstLoss(JobID job) throws Exception {
+      return cluster.getExecutionGraph(job).get().getStatusTimestamp(JobStatus.RESTARTING)
+          >= firstLoss;
+    }
+  }
+}
