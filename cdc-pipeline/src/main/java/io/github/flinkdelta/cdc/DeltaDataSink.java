@@ -20,16 +20,19 @@ final class DeltaDataSink implements DataSink {
   private final FlinkCdcEvents events;
   private final DynamicDeltaSink<Event> tables;
   private final String uid;
+  private final String schemaOperatorUid;
 
-  DeltaDataSink(FlinkCdcEvents events, DynamicDeltaSink<Event> tables, String uid) {
+  DeltaDataSink(
+      FlinkCdcEvents events, DynamicDeltaSink<Event> tables, String uid, String schemaOperatorUid) {
     this.events = events;
     this.tables = tables;
     this.uid = uid;
+    this.schemaOperatorUid = schemaOperatorUid;
   }
 
   @Override
   public EventSinkProvider getEventSinkProvider() {
-    return FlinkSinkProvider.of(new DeltaEventSink(tables, uid));
+    return FlinkSinkProvider.of(new DeltaEventSink(tables, uid, schemaOperatorUid));
   }
 
   @Override

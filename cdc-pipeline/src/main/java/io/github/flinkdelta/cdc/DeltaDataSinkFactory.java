@@ -24,6 +24,7 @@ import org.apache.flink.cdc.common.event.Event;
 import org.apache.flink.cdc.common.event.TableId;
 import org.apache.flink.cdc.common.factories.DataSinkFactory;
 import org.apache.flink.cdc.common.factories.FactoryHelper;
+import org.apache.flink.cdc.common.pipeline.PipelineOptions;
 import org.apache.flink.cdc.common.sink.DataSink;
 
 /**
@@ -105,7 +106,11 @@ public final class DeltaDataSinkFactory implements DataSinkFactory {
       builder.tableRoot(warehouse);
     }
     config.getOptional(DeltaPipelineOptions.NAMESPACE).ifPresent(builder::defaultNamespace);
-    return new DeltaDataSink(events, builder.build(), uid);
+    return new DeltaDataSink(
+        events,
+        builder.build(),
+        uid,
+        context.getPipelineConfiguration().get(PipelineOptions.PIPELINE_SCHEMA_OPERATOR_UID));
   }
 
   /**

@@ -11,6 +11,7 @@ import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.cdc.common.event.Event;
 import org.apache.flink.cdc.common.event.FlushEvent;
+import org.apache.flink.cdc.runtime.typeutils.EventTypeInfo;
 import org.apache.flink.streaming.api.connector.sink2.WithPreWriteTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
@@ -21,9 +22,12 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * is the coordinator's flush events alone.
  *
  * <pre>
- *   events ─┬─▶ dynamic sink: router ─▶ upsert writers ─▶ aggregator ─▶ committer
- *           └─▶ flush events ─▶ Flink CDC's writer operator (answers the coordinator)
+ *   events ─▶ latest schemas ─┬─▶ dynamic sink: router ─▶ upsert writers ─▶ aggregator ─▶ committer
+ *                             └─▶ flush events ─▶ Flink CDC's writer operator (answers the coordinator)
  * </pre>
+ *
+ * <p>{@link LatestSchemas} gives the sink each table's schema from the coordinator before the
+ * table's first event of each run, as Flink CDC gives its own writers.
  *
  * <p>A flush is answered once the dynamic sink's router, in the same task and before it, has taken
  * every event ahead of the flush. The sink applies a schema change in order with the rows around
@@ -37,16 +41,23 @@ final class DeltaEventSink extends FlinkCompat.SinkBase<Event>
 
   private final DynamicDeltaSink<Event> tables;
   private final String uid;
+  private final String schemaOperatorUid;
 
-  DeltaEventSink(DynamicDeltaSink<Event> tables, String uid) {
+  DeltaEventSink(DynamicDeltaSink<Event> tables, String uid, String schemaOperatorUid) {
     this.tables = tables;
     this.uid = uid;
+    this.schemaOperatorUid = schemaOperatorUid;
   }
 
   @Override
   public DataStream<Event> addPreWriteTopology(DataStream<Event> events) {
-    events.sinkTo(tables).name("Delta tables").uid(uid);
-    return events.filter(new FlushEvents()).name("Delta flush events").uid(uid + "-flushes");
+    DataStream<Event> current =
+        events
+            .transform(
+                "Delta latest schemas", new EventTypeInfo(), new LatestSchemas(schemaOperatorUid))
+            .uid(uid + "-latest-schemas");
+    current.sinkTo(tables).name("Delta tables").uid(uid);
+    return current.filter(new FlushEvents()).name("Delta flush events").uid(uid + "-flushes");
   }
 
   @Override

@@ -8,6 +8,8 @@ import io.github.flinkdelta.core.config.SchemaEvolution;
 import io.github.flinkdelta.core.schema.TypeWidenings;
 import io.github.flinkdelta.core.types.DeltaTypes;
 import io.github.flinkdelta.sink.dynamic.DynamicTables;
+import io.github.flinkdelta.sink.dynamic.TableChange;
+import java.io.IOException;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -35,11 +37,13 @@ import org.apache.flink.table.types.logical.RowType;
  * try_evolve} goes on without the change (its rows coerced to the table's schema), the others fail
  * the pipeline with the refusal's reason.
  *
- * <p>A change it accepts is applied by the sink itself, in order with the table's rows: the
- * coordinator hands the change on to the sink after this applier, and the sink's writers apply it
- * between the last row of the old shape and the first of the new (see {@link FlinkCdcEvents}). No
- * row is committed in a version whose schema lacks its columns, and none of the old shape is lost,
- * whatever the order in which the coordinator and the writers see the change.
+ * <p>Renamed and dropped columns are changed here, through column mapping, when the coordinator
+ * applies the change: the table then follows the coordinator's schemas even when, after a failure,
+ * the coordinator does not hand a change it applied before on to the sink again. Rows of the old
+ * shape still on their way are written by their columns' former names. Added columns and widened
+ * types are evolved by the sink's writers at the first row of the new shape (see {@link
+ * FlinkCdcEvents}), and the sink's own copies of renames and drops find them done. No row is
+ * committed in a version whose schema lacks its columns, and none of the old shape is lost.
  */
 final class DeltaMetadataApplier implements MetadataApplier {
 
@@ -92,7 +96,14 @@ final class DeltaMetadataApplier implements MetadataApplier {
         checkWidens(table, alter);
       } else if (change instanceof DropColumnEvent drop) {
         checkKeeps(table, drop.getDroppedColumnNames());
-      } else if (!(change instanceof RenameColumnEvent)) {
+        for (String column : drop.getDroppedColumnNames()) {
+          tables.apply(TableChange.dropColumn(table, column));
+        }
+      } else if (change instanceof RenameColumnEvent rename) {
+        for (Map.Entry<String, String> column : rename.getNameMapping().entrySet()) {
+          tables.apply(TableChange.renameColumn(table, column.getKey(), column.getValue()));
+        }
+      } else {
         throw new IllegalArgumentException(
             String.format(
                 "Flink CDC schema change %s of table %s is not one the Delta sink applies",
@@ -101,7 +112,7 @@ final class DeltaMetadataApplier implements MetadataApplier {
     } catch (IllegalArgumentException e) {
       // A change Delta cannot take: under 'try_evolve' Flink CDC goes on without it.
       throw new UnsupportedSchemaChangeEventException(change, e.getMessage(), e);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | IOException e) {
       throw new SchemaEvolveException(change, e.getMessage(), e);
     }
   }

@@ -35,6 +35,8 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@link DynamicRecordGenerator} for Flink CDC's change events: each table's events go to the
@@ -68,6 +70,11 @@ public final class FlinkCdcEvents
    * had, and its schema.
    */
   private static final int SNAPSHOT_VERSION = 2;
+
+  /** The option that marks a schema {@link LatestSchemas} took from Flink CDC's coordinator. */
+  private static final String COORDINATOR_SCHEMA = "flink-delta.coordinator-schema";
+
+  private static final Logger LOG = LoggerFactory.getLogger(FlinkCdcEvents.class);
 
   private final String template;
   private final TableNameTemplate names;
@@ -153,10 +160,33 @@ public final class FlinkCdcEvents
   }
 
   /**
-   * A table's schema as the sink takes it: the table, the converter of its rows, and how many
-   * schemas (its creation and changes) it has had.
+   * A table's schema as the sink takes it: the table, the converter of its rows, how many schemas
+   * (its creation and changes) it has had, and the shape rows sent again after a restart may still
+   * have (null when none differs).
    */
-  private record Shape(Schema schema, DynamicTable table, CdcFields.Rows rows, long changes) {}
+  private record Shape(
+      Schema schema, DynamicTable table, CdcFields.Rows rows, long changes, Shape replayed) {
+
+    Shape withReplayed(Shape earlier) {
+      return new Shape(schema, table, rows, changes, earlier);
+    }
+
+    /** This shape, or the replayed one, whichever has {@code columns} columns. */
+    Shape fitting(int columns) {
+      if (columns == schema.getColumnCount()) {
+        return this;
+      }
+      if (replayed != null && columns == replayed.schema().getColumnCount()) {
+        return replayed;
+      }
+      throw new IllegalStateException(
+          String.format(
+              "Flink CDC sent a row of %d columns for table %s, whose schema has %d (%s): a"
+                  + " schema change the sink did not see came before it. Restart the pipeline"
+                  + " from the checkpoint before the last schema change of the table.",
+              columns, table.name(), schema.getColumnCount(), schema.getColumnNames()));
+    }
+  }
 
   @Override
   public void generate(Event event, Output out) throws Exception {
@@ -164,13 +194,17 @@ public final class FlinkCdcEvents
       shapes = new HashMap<>();
     }
     if (event instanceof CreateTableEvent create) {
-      Shape known = shapes.get(create.tableId());
-      shapes.put(
-          create.tableId(),
-          shape(
-              create.tableId(),
-              partitioned(create.tableId(), create.getSchema()),
-              known == null ? 1 : known.changes() + 1));
+      TableId id = create.tableId();
+      Shape known = shapes.get(id);
+      Schema coordinators = fromCoordinator(create.getSchema());
+      if (coordinators == null) {
+        shapes.put(
+            id,
+            shape(
+                id, partitioned(id, create.getSchema()), known == null ? 1 : known.changes() + 1));
+      } else {
+        adoptCoordinators(id, partitioned(id, coordinators), known);
+      }
     } else if (event instanceof DataChangeEvent change) {
       write(change, out);
     } else if (event instanceof SchemaChangeEvent change) {
@@ -179,8 +213,66 @@ public final class FlinkCdcEvents
     // Flush events and others carry nothing for the tables.
   }
 
+  /**
+   * Takes the coordinator's schema of a table, handed on before its first event of a run ({@link
+   * LatestSchemas}). Flink CDC 3.2's coordinator keeps its schemas through a task failure while the
+   * job goes back to its checkpoint: the rows sent again from before a change it had applied then
+   * come in the shape this generator restored, the others in the coordinator's. Both are kept, and
+   * a row is read by the one with its number of columns.
+   */
+  private void adoptCoordinators(TableId id, Schema schema, Shape known) {
+    if (known != null && known.schema().equals(schema)) {
+      return;
+    }
+    Shape latest = shape(id, schema, known == null ? 1 : known.changes() + 1);
+    if (known != null
+        && known.schema().getColumnCount() == schema.getColumnCount()
+        && !known.schema().getColumnDataTypes().equals(schema.getColumnDataTypes())) {
+      LOG.warn(
+          "Flink CDC's coordinator holds column types of table {} ({}) that the sink's checkpoint"
+              + " does not ({}): rows sent again from before that change are read as the"
+              + " coordinator's types.",
+          latest.table().name(),
+          schema.getColumnDataTypes(),
+          known.schema().getColumnDataTypes());
+    }
+    shapes.put(id, known == null ? latest : latest.withReplayed(known));
+  }
+
+  /**
+   * {@code create}'s schema as {@link LatestSchemas} hands it on from Flink CDC's coordinator,
+   * marked so; an event of the marked schema.
+   */
+  static CreateTableEvent coordinatorSchema(TableId id, Schema schema) {
+    Map<String, String> options = new HashMap<>(schema.options());
+    options.put(COORDINATOR_SCHEMA, "true");
+    return new CreateTableEvent(id, withOptions(schema, options));
+  }
+
+  /** The schema without its mark when {@link LatestSchemas} handed it on; null otherwise. */
+  private static Schema fromCoordinator(Schema schema) {
+    if (!schema.options().containsKey(COORDINATOR_SCHEMA)) {
+      return null;
+    }
+    Map<String, String> options = new HashMap<>(schema.options());
+    options.remove(COORDINATOR_SCHEMA);
+    return withOptions(schema, options);
+  }
+
+  private static Schema withOptions(Schema schema, Map<String, String> options) {
+    return Schema.newBuilder()
+        .setColumns(schema.getColumns())
+        .primaryKey(schema.primaryKeys())
+        .partitionKey(schema.partitionKeys())
+        .options(options)
+        .comment(schema.comment())
+        .build();
+  }
+
   private void write(DataChangeEvent change, Output out) throws Exception {
-    Shape shape = known(change.tableId());
+    org.apache.flink.cdc.common.data.RecordData sample =
+        change.after() != null ? change.after() : change.before();
+    Shape shape = known(change.tableId()).fitting(sample.getArity());
     DynamicTable table = shape.table();
     switch (change.op()) {
       case INSERT -> out.collect(record(shape, change.after(), RowKind.INSERT));
@@ -292,7 +384,7 @@ public final class FlinkCdcEvents
             .withPrimaryKey(schema.primaryKeys().toArray(String[]::new))
             .withPartitionColumns(schema.partitionKeys().toArray(String[]::new))
             .withProperties(tableProperties);
-    return new Shape(schema, table, rows, changes);
+    return new Shape(schema, table, rows, changes, null);
   }
 
   /**

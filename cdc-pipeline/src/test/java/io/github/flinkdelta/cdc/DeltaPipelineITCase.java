@@ -92,14 +92,16 @@ class DeltaPipelineITCase {
     assertThat(script.failures().get()).as("the failure fired").isEqualTo(1);
     String orders = dir.resolve("shop/orders").toUri().toString();
     Snapshot snapshot = snapshot(orders);
-    assertThat(snapshot.getSchema().fieldNames()).containsExactly("id", "product", "qty");
+    assertThat(snapshot.getSchema().fieldNames()).containsExactly("id", "product", "qty", "note");
     assertThat(snapshot.getSchema().get("qty").getDataType()).isEqualTo(LongType.LONG);
+    // The column added right before the failure keeps the values of the rows after it: the
+    // coordinator, which had applied the change, did not hand it on again after the restart.
     assertThat(DeltaTableReader.readAll(orders))
         .containsExactlyInAnyOrder(
-            List.of(2, "ink", 20L),
-            List.of(3, "cap", 3_000_000_000L),
-            List.of(4, "cup", 4L),
-            List.of(5, "pad", 7L));
+            Arrays.asList(2, "ink", 20L, null),
+            Arrays.asList(3, "cap", 3_000_000_000L, null),
+            List.of(4, "cup", 4L, "fragile"),
+            List.of(5, "pad", 7L, "last"));
     assertThat(DeltaTableReader.readAll(dir.resolve("shop/clicks").toUri().toString()))
         .containsExactlyInAnyOrder(List.of("/a"), List.of("/b"));
     String users = dir.resolve("shop/users").toUri().toString();
@@ -245,15 +247,31 @@ class DeltaPipelineITCase {
         DataChangeEvent.updateEvent(
             ORDERS, row(wide, 3, "cap", 3L, null), row(wide, 3, "cap", 3_000_000_000L, null)));
     events.add(new RenameColumnEvent(ORDERS, Map.of("item", "product")));
-    events.add(new DropColumnEvent(ORDERS, List.of("note")));
+    events.add(
+        new AddColumnEvent(
+            ORDERS,
+            List.of(AddColumnEvent.last(Column.physicalColumn("draft", DataTypes.STRING())))));
+    Schema drafted =
+        Schema.newBuilder()
+            .physicalColumn("id", DataTypes.INT().notNull())
+            .physicalColumn("product", DataTypes.VARCHAR(20))
+            .physicalColumn("qty", DataTypes.BIGINT())
+            .physicalColumn("note", DataTypes.STRING())
+            .physicalColumn("draft", DataTypes.STRING())
+            .primaryKey("id")
+            .build();
+    events.add(DataChangeEvent.insertEvent(ORDERS, row(drafted, 6, "mug", 1L, null, "x")));
+    events.add(DataChangeEvent.deleteEvent(ORDERS, row(drafted, 6, "mug", 1L, null, "x")));
+    events.add(new DropColumnEvent(ORDERS, List.of("draft")));
     Schema last =
         Schema.newBuilder()
             .physicalColumn("id", DataTypes.INT().notNull())
             .physicalColumn("product", DataTypes.VARCHAR(20))
             .physicalColumn("qty", DataTypes.BIGINT())
+            .physicalColumn("note", DataTypes.STRING())
             .primaryKey("id")
             .build();
-    events.add(DataChangeEvent.insertEvent(ORDERS, row(last, 5, "pad", 7L)));
+    events.add(DataChangeEvent.insertEvent(ORDERS, row(last, 5, "pad", 7L, "last")));
     events.add(DataChangeEvent.insertEvent(CLICKS, row(clicks, "/b")));
     events.add(DataChangeEvent.deleteEvent(USERS, row(users, 1L, "eu", "ann")));
     return addColumn;

@@ -10,6 +10,10 @@ import io.delta.kernel.TableManager;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
+import io.github.flinkdelta.testkit.UnityCatalogServer;
+import io.github.flinkdelta.testkit.UnityCatalogServerExtension;
+import io.github.flinkdelta.uc.Secret;
+import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,6 +60,12 @@ class MariaDbPipelineITCase {
 
   private static final int ORDERS = 1_500;
   private static final Duration PATIENCE = Duration.ofMinutes(3);
+
+  private static final String TOKEN = "uc-test-token";
+
+  @RegisterExtension
+  final UnityCatalogServerExtension catalog =
+      new UnityCatalogServerExtension(uc -> uc.token(TOKEN));
 
   @TempDir static Path work;
   private static MariaDbServer db;
@@ -163,6 +173,87 @@ class MariaDbPipelineITCase {
     cluster.cancelJob(resumed).get();
   }
 
+  @Test
+  void aDatabaseLandsInUnityCatalogManagedTablesEachVersionRatifiedByTheCatalog(
+      @InjectMiniCluster MiniCluster cluster) throws Exception {
+    db.execute(
+        "CREATE DATABASE crm",
+        "CREATE TABLE crm.accounts (id INT PRIMARY KEY, name VARCHAR(64), balance DECIMAL(12,2))",
+        "CREATE TABLE crm.notes (body VARCHAR(200))",
+        "INSERT INTO crm.accounts VALUES (1, 'ann', 10.00), (2, 'bob', 20.50), (3, 'cy', 0.00)",
+        "INSERT INTO crm.notes VALUES ('first'), ('second')");
+    UnityCatalogServer server = catalog.server();
+    UnityCatalogConnection connection = new UnityCatalogConnection(server.uri(), Secret.of(TOKEN));
+    String yaml =
+        String.join(
+            "\n",
+            "source:",
+            "  type: mysql",
+            "  hostname: 127.0.0.1",
+            "  port: " + db.port(),
+            "  username: " + MariaDbServer.USER,
+            "  password: " + MariaDbServer.PASSWORD,
+            "  tables: crm.\\.*",
+            "  server-id: 5405-5409",
+            "  server-time-zone: UTC",
+            "  scan.incremental.snapshot.chunk.key-column: crm.notes:body",
+            "sink:",
+            "  type: delta",
+            "  catalog.properties.uri: " + server.uri(),
+            "  catalog.properties.token: " + TOKEN,
+            "  namespace: main",
+            "pipeline:",
+            "  name: crm into unity catalog",
+            "  parallelism: 2",
+            "  schema.change.behavior: evolve",
+            "");
+    JobID job = PipelineRuns.submit(cluster, yaml, null);
+    awaitCatalog(connection, "accounts", "notes");
+    db.execute(
+        "INSERT INTO crm.accounts VALUES (4, 'dee', 1.25)",
+        "UPDATE crm.accounts SET balance = 99.99 WHERE id = 1",
+        "DELETE FROM crm.accounts WHERE id = 2",
+        "ALTER TABLE crm.accounts ADD COLUMN tier VARCHAR(8)",
+        "UPDATE crm.accounts SET tier = 'gold' WHERE id = 3",
+        "INSERT INTO crm.notes VALUES ('third')");
+    awaitCatalog(connection, "accounts", "notes");
+    cluster.cancelJob(job).get();
+    for (String table : List.of("accounts", "notes")) {
+      String name = "main.crm." + table;
+      assertThat(CatalogTables.find(connection, name).orElseThrow().managed())
+          .as("%s managed", name)
+          .isTrue();
+      assertThat(server.latestVersion(name))
+          .as("the catalog ratified every version of %s", name)
+          .isEqualTo(CatalogTables.read(connection, name).version());
+    }
+  }
+
+  /** Waits until each table of {@code crm}, read through the catalog, holds the database's rows. */
+  private static void awaitCatalog(UnityCatalogConnection connection, String... tables)
+      throws Exception {
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    for (String table : tables) {
+      String name = "main.crm." + table;
+      List<List<Object>> expected = databaseRows("crm." + table);
+      List<List<Object>> actual = catalogRows(connection, name);
+      while (System.nanoTime() < deadline && !same(actual, expected)) {
+        Thread.sleep(200);
+        expected = databaseRows("crm." + table);
+        actual = catalogRows(connection, name);
+      }
+      assertThat(actual)
+          .as("%s through the catalog against the database's rows", name)
+          .containsExactlyInAnyOrderElementsOf(expected);
+    }
+  }
+
+  private static List<List<Object>> catalogRows(UnityCatalogConnection connection, String name) {
+    return CatalogTables.find(connection, name).isEmpty()
+        ? List.of()
+        : CatalogTables.read(connection, name).rows();
+  }
+
   /** The docs' pipeline, on this test's database and warehouse, its snapshot in small chunks. */
   private static String pipeline(Path lake) throws Exception {
     String yaml =
@@ -180,10 +271,10 @@ class MariaDbPipelineITCase {
   private static void awaitSame(Path lake, String... tables) throws Exception {
     long deadline = System.nanoTime() + PATIENCE.toNanos();
     for (String table : tables) {
-      List<List<Object>> expected = databaseRows(table);
+      List<List<Object>> expected = databaseRows("shop." + table);
       while (System.nanoTime() < deadline && !same(rows(lake, table), expected)) {
         Thread.sleep(200);
-        expected = databaseRows(table);
+        expected = databaseRows("shop." + table);
       }
       assertThat(rows(lake, table))
           .as("Delta table shop.%s against the database's rows", table)
@@ -239,10 +330,10 @@ class MariaDbPipelineITCase {
         .fieldNames();
   }
 
-  /** The database's rows of {@code table}, each value as Kernel's reader gives Delta's type. */
+  /** The rows of {@code table} ({@code db.table}), each value as Kernel's reader gives it. */
   private static List<List<Object>> databaseRows(String table) throws Exception {
     List<List<Object>> rows = new ArrayList<>();
-    for (List<Object> row : db.rows("SELECT * FROM shop." + table)) {
+    for (List<Object> row : db.rows("SELECT * FROM " + table)) {
       List<Object> values = new ArrayList<>();
       for (Object value : row) {
         values.add(

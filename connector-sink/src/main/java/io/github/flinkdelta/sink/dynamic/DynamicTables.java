@@ -13,6 +13,7 @@ import io.github.flinkdelta.core.types.DeltaTypes;
 import io.github.flinkdelta.core.upsert.UpsertTables;
 import io.github.flinkdelta.sink.DeltaSinkOptions;
 import io.github.flinkdelta.sink.internal.ConnectorClassLoader;
+import java.io.IOException;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Optional;
@@ -33,6 +34,7 @@ public final class DynamicTables implements Serializable {
   private final DynamicSinkConfig config;
 
   private transient DynamicTableResolver resolver;
+  private transient TableChangeApplier changes;
 
   DynamicTables(DynamicSinkConfig config) {
     this.config = config;
@@ -45,10 +47,34 @@ public final class DynamicTables implements Serializable {
    * @throws IllegalArgumentException when the table cannot take rows of the shape, naming why
    */
   public void prepare(DynamicTable shape) {
+    resolver().resolve(shape);
+  }
+
+  /**
+   * Renames or drops a column of an existing table through column mapping, as the sink's writers
+   * apply such a change; a table that has the change already is left as it is, so the writers may
+   * apply the same change after this.
+   *
+   * @throws IllegalArgumentException for a change other than a column's rename or drop
+   * @throws IllegalStateException when the table cannot take the change, naming why
+   */
+  public void apply(TableChange change) throws IOException {
+    if (!(change instanceof TableChange.RenameColumn)
+        && !(change instanceof TableChange.DropColumn)) {
+      throw new IllegalArgumentException(
+          "Only a column's rename or drop applies here, not " + change);
+    }
+    if (changes == null) {
+      changes = new TableChangeApplier(config, resolver());
+    }
+    changes.apply(change, null);
+  }
+
+  private DynamicTableResolver resolver() {
     if (resolver == null) {
       resolver = new DynamicTableResolver(config);
     }
-    resolver.resolve(shape);
+    return resolver;
   }
 
   /** Table {@code name} as it is now; empty when it does not exist. */
