@@ -283,8 +283,13 @@ class FlinkCdcEventsTest {
     assertThat(out.records.get(0).table().properties()).containsEntry("delta.appendOnly", "true");
   }
 
-  private static RecordData orders(Schema schema, int id, String item) {
-    return record(schema, id, BinaryStringData.fromString(item));
+  private static RecordData orders(Schema schema, int id, String... strings) {
+    Object[] fields = new Object[strings.length + 1];
+    fields[0] = id;
+    for (int i = 0; i < strings.length; i++) {
+      fields[i + 1] = BinaryStringData.fromString(strings[i]);
+    }
+    return record(schema, fields);
   }
 
   static RecordData record(Schema schema, Object... fields) {
@@ -298,6 +303,55 @@ class FlinkCdcEventsTest {
       row.setField(i, fields[i] instanceof String s ? StringData.fromString(s) : fields[i]);
     }
     return row;
+  }
+
+  @Test
+  void afterARestoreRowsFromBeforeAChangeOnlyTheCoordinatorHadAreReadByTheRestoredShape()
+      throws Exception {
+    Schema restored =
+        Schema.newBuilder()
+            .physicalColumn("id", DataTypes.INT().notNull())
+            .physicalColumn("item", DataTypes.STRING())
+            .primaryKey("id")
+            .build();
+    Schema coordinators =
+        Schema.newBuilder()
+            .physicalColumn("id", DataTypes.INT().notNull())
+            .physicalColumn("item", DataTypes.STRING())
+            .physicalColumn("note", DataTypes.STRING())
+            .primaryKey("id")
+            .build();
+    events.generate(new CreateTableEvent(ORDERS, restored), out);
+    events.generate(FlinkCdcEvents.coordinatorSchema(ORDERS, coordinators), out);
+    // Sent again from before the column was added, then after it.
+    events.generate(DataChangeEvent.insertEvent(ORDERS, orders(restored, 1, "pen")), out);
+    events.generate(
+        DataChangeEvent.insertEvent(ORDERS, orders(coordinators, 2, "ink", "wet")), out);
+
+    assertThat(out.rows())
+        .containsExactly(row(RowKind.INSERT, 1, "pen"), row(RowKind.INSERT, 2, "ink", "wet"));
+    assertThat(out.records.get(0).table().rowType().getFieldNames()).containsExactly("id", "item");
+    assertThat(out.records.get(1).table().rowType().getFieldNames())
+        .containsExactly("id", "item", "note");
+    assertThat(out.records.get(1).table().properties())
+        .as("the coordinator's mark stays out of the table")
+        .isEmpty();
+
+    Schema wider =
+        Schema.newBuilder()
+            .physicalColumn("id", DataTypes.INT().notNull())
+            .physicalColumn("item", DataTypes.STRING())
+            .physicalColumn("note", DataTypes.STRING())
+            .physicalColumn("extra", DataTypes.STRING())
+            .primaryKey("id")
+            .build();
+    assertThatThrownBy(
+            () ->
+                events.generate(
+                    DataChangeEvent.insertEvent(ORDERS, orders(wider, 3, "cap", "x", "y")), out))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("4 columns")
+        .hasMessageContaining("cdc.shop_orders");
   }
 
   /** What a generator hands on, in order. */
