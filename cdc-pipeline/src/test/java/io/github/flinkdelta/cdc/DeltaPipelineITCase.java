@@ -19,7 +19,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.cdc.common.data.RecordData;
-import org.apache.flink.cdc.common.data.binary.BinaryStringData;
 import org.apache.flink.cdc.common.event.AddColumnEvent;
 import org.apache.flink.cdc.common.event.AlterColumnTypeEvent;
 import org.apache.flink.cdc.common.event.CreateTableEvent;
@@ -283,10 +282,6 @@ class DeltaPipelineITCase {
   }
 
   private static RecordData row(Schema schema, Object... values) {
-    Object[] fields =
-        Arrays.stream(values)
-            .map(v -> v instanceof String s ? BinaryStringData.fromString(s) : v)
-            .toArray();
-    return FlinkCdcEventsTest.record(schema, fields);
+    return FlinkCdcEventsTest.record(schema, values);
   }
 }

@@ -15,7 +15,6 @@ import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.sink.DeltaSink;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,7 +22,6 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.restartstrategy.RestartStrategies;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
-import org.apache.flink.cdc.common.data.binary.BinaryStringData;
 import org.apache.flink.cdc.common.event.AddColumnEvent;
 import org.apache.flink.cdc.common.event.AlterColumnTypeEvent;
 import org.apache.flink.cdc.common.event.CreateTableEvent;
@@ -196,10 +194,6 @@ class FlinkCdcEventsITCase {
   }
 
   private static org.apache.flink.cdc.common.data.RecordData row(Schema schema, Object... values) {
-    Object[] fields =
-        Arrays.stream(values)
-            .map(v -> v instanceof String s ? BinaryStringData.fromString(s) : v)
-            .toArray();
-    return FlinkCdcEventsTest.record(schema, fields);
+    return FlinkCdcEventsTest.record(schema, values);
   }
 }

@@ -11,6 +11,7 @@ import io.github.flinkdelta.sink.dynamic.DynamicRecord;
 import io.github.flinkdelta.sink.dynamic.DynamicRecordGenerator;
 import io.github.flinkdelta.sink.dynamic.TableChange;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.cdc.common.data.RecordData;
@@ -292,9 +293,14 @@ class FlinkCdcEventsTest {
     return record(schema, fields);
   }
 
+  /** A record of {@code schema} holding {@code fields}, strings given as Java strings. */
   static RecordData record(Schema schema, Object... fields) {
+    Object[] values =
+        Arrays.stream(fields)
+            .map(value -> value instanceof String text ? BinaryStringData.fromString(text) : value)
+            .toArray();
     return new BinaryRecordDataGenerator(schema.getColumnDataTypes().toArray(DataType[]::new))
-        .generate(fields);
+        .generate(values);
   }
 
   private static GenericRowData row(RowKind kind, Object... fields) {
