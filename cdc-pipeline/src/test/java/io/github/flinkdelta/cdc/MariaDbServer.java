@@ -160,7 +160,8 @@ final class MariaDbServer implements AutoCloseable {
     }
   }
 
-  private Connection connect() throws SQLException {
+  /** A connection as root. */
+  Connection connect() throws SQLException {
     return DriverManager.getConnection(
         "jdbc:mysql://127.0.0.1:" + port + "/?useSSL=false&connectionTimeZone=UTC", "root", "");
   }

@@ -16,7 +16,7 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 /**
  * Pipelines defined in YAML, parsed by Flink CDC's parser and submitted by its composer to a
  * MiniCluster's REST endpoint, as {@code flink-cdc.sh} submits to a cluster: checkpoints every 100
- * ms, three restarts allowed.
+ * ms unless told otherwise, three restarts allowed.
  */
 final class PipelineRuns {
 
@@ -24,13 +24,19 @@ final class PipelineRuns {
 
   /** Submits {@code yaml}, restored from {@code savepoint} unless it is null; returns its job. */
   static JobID submit(MiniCluster cluster, String yaml, String savepoint) throws Exception {
+    return submit(cluster, yaml, savepoint, "100ms");
+  }
+
+  /** As {@link #submit(MiniCluster, String, String)}, checkpointing every {@code interval}. */
+  static JobID submit(MiniCluster cluster, String yaml, String savepoint, String interval)
+      throws Exception {
     PipelineDef pipeline = new YamlPipelineDefinitionParser().parse(yaml, new Configuration());
     org.apache.flink.configuration.Configuration flink =
         new org.apache.flink.configuration.Configuration();
     var rest = cluster.getRestAddress().get();
     flink.setString("rest.address", rest.getHost());
     flink.setString("rest.port", String.valueOf(rest.getPort()));
-    flink.setString("execution.checkpointing.interval", "100ms");
+    flink.setString("execution.checkpointing.interval", interval);
     flink.setString("restart-strategy.type", "fixed-delay");
     flink.setString("restart-strategy.fixed-delay.attempts", "3");
     flink.setString("restart-strategy.fixed-delay.delay", "100ms");
