@@ -10,10 +10,12 @@ import io.delta.kernel.TableManager;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
 import io.github.flinkdelta.core.testing.DeltaTableReader;
+import io.github.flinkdelta.sparktestkit.SparkSql;
 import io.github.flinkdelta.testkit.UnityCatalogServer;
 import io.github.flinkdelta.testkit.UnityCatalogServerExtension;
 import io.github.flinkdelta.uc.Secret;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,8 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
  * delta} sink, Flink CDC's composer. Its initial snapshot of three tables, a TaskManager lost in
  * the middle of it; inserts, updates and deletes; a column added, a TaskManager lost right after, a
  * column renamed, a type widened, a column dropped; a stop with a savepoint, a table created while
- * stopped, and a resume under a new job id. Every Delta table is read back through Kernel and
- * compared with the database's own rows.
+ * stopped, and a resume under a new job id. Every Delta table is read back through Kernel and, at
+ * the end, through delta-spark, and compared with the database's own rows.
  */
 class MariaDbPipelineITCase {
 
@@ -171,6 +173,40 @@ class MariaDbPipelineITCase {
         "UPDATE shop.orders SET product_id = 7 WHERE id = 200000");
     awaitSame(lake, "customers", "products", "orders", "reviews");
     cluster.cancelJob(resumed).get();
+
+    // delta-spark reads the same rows: deletion vectors, column mapping and widened types applied.
+    try (SparkSql spark = SparkSql.start(work.resolve("spark"), Map.of())) {
+      for (String table : List.of("customers", "products", "orders", "reviews")) {
+        String columns = table.equals("orders") ? "id, customer_id, product_id" : "*";
+        assertThat(
+                spark.query(
+                    "SELECT "
+                        + columns
+                        + " FROM delta.`"
+                        + lake.resolve("shop").resolve(table).toUri()
+                        + "`"))
+            .as("shop.%s read by delta-spark against the database's rows", table)
+            .containsExactlyInAnyOrderElementsOf(
+                strings(db.rows("SELECT " + columns + " FROM shop." + table)));
+      }
+    }
+  }
+
+  /** Rows as Spark's SQL gives them back: each value as its string, SQL NULL as null. */
+  private static List<List<String>> strings(List<List<Object>> rows) {
+    return rows.stream()
+        .map(
+            row ->
+                row.stream()
+                    .map(
+                        value ->
+                            value == null
+                                ? null
+                                : value instanceof BigDecimal decimal
+                                    ? decimal.toPlainString()
+                                    : value.toString())
+                    .toList())
+        .toList();
   }
 
   @Test
