@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.api.common.JobID;
@@ -68,6 +69,8 @@ public final class PipelineBenchmark {
         run(db, cluster, work.resolve("lake"), tables, rows, changesPerSecond, seconds);
       }
     }
+    // Flink CDC's binlog client leaves threads that keep the JVM alive.
+    System.exit(0);
   }
 
   private static void run(
@@ -100,7 +103,20 @@ public final class PipelineBenchmark {
             "");
     String beacon = lake.resolve("bench").resolve("beacon").toUri().toString();
     long submitted = System.nanoTime();
-    JobID job = PipelineRuns.submit(cluster, yaml, null, "1s");
+    JobID job =
+        PipelineRuns.submit(
+            cluster,
+            yaml,
+            null,
+            Map.of(
+                "execution.checkpointing.interval", "1s",
+                "state.checkpoint-storage", "filesystem",
+                "state.checkpoints.dir", lake.resolveSibling("checkpoints").toUri().toString()));
+    // The beacon's own snapshot first, then an update of it: Flink CDC reads the binlog, and so
+    // the update, only after every snapshot chunk of every table.
+    while (beaconSeq(lake, beacon) < 0) {
+      Thread.sleep(BEACON_EVERY_MILLIS);
+    }
     db.execute("UPDATE bench.beacon SET seq = 1 WHERE id = 0");
     while (beaconSeq(lake, beacon) < 1) {
       Thread.sleep(BEACON_EVERY_MILLIS);
@@ -233,12 +249,13 @@ public final class PipelineBenchmark {
     }
   }
 
+  /** The beacon's sequence number in its Delta table; -1 while the table holds no row yet. */
   private static long beaconSeq(Path lake, String beacon) {
     if (!Files.isDirectory(lake.resolve("bench").resolve("beacon").resolve("_delta_log"))) {
-      return 0;
+      return -1;
     }
     List<List<Object>> rows = DeltaTableReader.readAll(beacon);
-    return rows.isEmpty() ? 0 : (Long) rows.get(0).get(1);
+    return rows.isEmpty() ? -1 : (Long) rows.get(0).get(1);
   }
 
   private static double percentile(List<Long> sorted, double p) {

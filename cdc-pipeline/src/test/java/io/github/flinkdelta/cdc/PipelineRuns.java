@@ -5,6 +5,7 @@
 package io.github.flinkdelta.cdc;
 
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.cdc.cli.parser.YamlPipelineDefinitionParser;
 import org.apache.flink.cdc.common.configuration.Configuration;
@@ -24,11 +25,12 @@ final class PipelineRuns {
 
   /** Submits {@code yaml}, restored from {@code savepoint} unless it is null; returns its job. */
   static JobID submit(MiniCluster cluster, String yaml, String savepoint) throws Exception {
-    return submit(cluster, yaml, savepoint, "100ms");
+    return submit(cluster, yaml, savepoint, Map.of());
   }
 
-  /** As {@link #submit(MiniCluster, String, String)}, checkpointing every {@code interval}. */
-  static JobID submit(MiniCluster cluster, String yaml, String savepoint, String interval)
+  /** As {@link #submit(MiniCluster, String, String)}, with Flink options over the defaults. */
+  static JobID submit(
+      MiniCluster cluster, String yaml, String savepoint, Map<String, String> options)
       throws Exception {
     PipelineDef pipeline = new YamlPipelineDefinitionParser().parse(yaml, new Configuration());
     org.apache.flink.configuration.Configuration flink =
@@ -36,10 +38,11 @@ final class PipelineRuns {
     var rest = cluster.getRestAddress().get();
     flink.setString("rest.address", rest.getHost());
     flink.setString("rest.port", String.valueOf(rest.getPort()));
-    flink.setString("execution.checkpointing.interval", interval);
+    flink.setString("execution.checkpointing.interval", "100ms");
     flink.setString("restart-strategy.type", "fixed-delay");
     flink.setString("restart-strategy.fixed-delay.attempts", "3");
     flink.setString("restart-strategy.fixed-delay.delay", "100ms");
+    options.forEach(flink::setString);
     if (savepoint != null) {
       flink.setString("execution.state-recovery.path", savepoint);
     }
