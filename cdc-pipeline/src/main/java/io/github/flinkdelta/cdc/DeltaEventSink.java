@@ -30,8 +30,11 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * table's first event of each run, as Flink CDC gives its own writers.
  *
  * <p>A flush is answered once the dynamic sink's router, in the same task and before it, has taken
- * every event ahead of the flush. The sink applies a schema change in order with the rows around
- * it, so the answer needs no files written: nothing the coordinator does next can reorder them.
+ * every event ahead of the flush; no files need be written for it. What the coordinator applies
+ * next cannot make rows of the old shape unreadable: an added column or a widened type is evolved
+ * by the writers at the first row of the new shape, and a renamed or dropped column, which the
+ * {@link DeltaMetadataApplier} changes at once, leaves rows still on their way to be written by
+ * their columns' former names.
  */
 @SuppressWarnings("deprecation") // Flink CDC 3.2's composer asks for WithPreWriteTopology.
 final class DeltaEventSink extends FlinkCompat.SinkBase<Event>
