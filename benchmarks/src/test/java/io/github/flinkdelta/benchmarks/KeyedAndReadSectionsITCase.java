@@ -183,27 +183,20 @@ class KeyedAndReadSectionsITCase {
    */
   @Test
   void dynamicTablesRunForBothContendersAndModes() throws Exception {
-    BenchmarkMain.main(
-        new String[] {
-          "--sections",
-          "dynamic",
-          "--dynamic-tables",
-          "4",
-          "--dynamic-rows",
-          "8000",
-          "--dynamic-keys",
-          "800",
-          "--out",
-          out.toString()
-        });
-
-    Map<String, Object> report =
-        new ObjectMapper()
-            .readValue(
-                out.resolve("benchmark-dynamic.json").toFile(),
-                new TypeReference<Map<String, Object>>() {});
-    @SuppressWarnings("unchecked")
-    List<Map<String, Object>> runs = (List<Map<String, Object>>) report.get("runs");
+    List<Map<String, Object>> runs = dynamicRuns(out.resolve("first"));
+    if (runs.stream()
+        .anyMatch(
+            run ->
+                run.containsKey("failed")
+                    && run.get("contender").equals(IcebergDynamicContender.NAME))) {
+      // Iceberg's Hadoop catalog can fail its own run when its subtasks race to create a table
+      // (seen in CI: "Lock for .../v1.metadata.json currently held by ..."). The harness records
+      // the peer's failure, as it should; the figures are asked of a second run.
+      assertThat(runs)
+          .filteredOn(run -> run.get("contender").equals(DeltaDynamicContender.NAME))
+          .allSatisfy(run -> assertThat(run).doesNotContainKey("failed"));
+      runs = dynamicRuns(out.resolve("second"));
+    }
     assertThat(runs)
         .extracting(r -> r.get("mode") + " " + r.get("contender"))
         .containsExactlyInAnyOrder(
@@ -228,5 +221,32 @@ class KeyedAndReadSectionsITCase {
 
   private static boolean isFigure(Object value) {
     return value instanceof Number n && !Double.isNaN(n.doubleValue());
+  }
+
+  /**
+   * The runs of the dynamic section on 4 tables, both modes and contenders, written to {@code dir}.
+   */
+  private static List<Map<String, Object>> dynamicRuns(Path dir) throws Exception {
+    BenchmarkMain.main(
+        new String[] {
+          "--sections",
+          "dynamic",
+          "--dynamic-tables",
+          "4",
+          "--dynamic-rows",
+          "8000",
+          "--dynamic-keys",
+          "800",
+          "--out",
+          dir.toString()
+        });
+    Map<String, Object> report =
+        new ObjectMapper()
+            .readValue(
+                dir.resolve("benchmark-dynamic.json").toFile(),
+                new TypeReference<Map<String, Object>>() {});
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> runs = (List<Map<String, Object>>) report.get("runs");
+    return runs;
   }
 }
