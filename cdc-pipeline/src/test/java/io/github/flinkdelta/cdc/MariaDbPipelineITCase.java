@@ -221,28 +221,20 @@ class MariaDbPipelineITCase {
     UnityCatalogServer server = catalog.server();
     UnityCatalogConnection connection = new UnityCatalogConnection(server.uri(), Secret.of(TOKEN));
     String yaml =
-        String.join(
-            "\n",
-            "source:",
-            "  type: mysql",
-            "  hostname: 127.0.0.1",
-            "  port: " + db.port(),
-            "  username: " + MariaDbServer.USER,
-            "  password: " + MariaDbServer.PASSWORD,
-            "  tables: crm.\\.*",
-            "  server-id: 5405-5409",
-            "  server-time-zone: UTC",
-            "  scan.incremental.snapshot.chunk.key-column: crm.notes:body",
-            "sink:",
-            "  type: delta",
-            "  catalog.properties.uri: " + server.uri(),
-            "  catalog.properties.token: " + TOKEN,
-            "  namespace: main",
-            "pipeline:",
-            "  name: crm into unity catalog",
-            "  parallelism: 2",
-            "  schema.change.behavior: evolve",
-            "");
+        db.pipelineSource("crm.\\.*", "5405-5409")
+            + String.join(
+                "\n",
+                "  scan.incremental.snapshot.chunk.key-column: crm.notes:body",
+                "sink:",
+                "  type: delta",
+                "  catalog.properties.uri: " + server.uri(),
+                "  catalog.properties.token: " + TOKEN,
+                "  namespace: main",
+                "pipeline:",
+                "  name: crm into unity catalog",
+                "  parallelism: 2",
+                "  schema.change.behavior: evolve",
+                "");
     JobID job = PipelineRuns.submit(cluster, yaml, null);
     awaitCatalog(connection, "accounts", "notes");
     db.execute(

@@ -119,6 +119,26 @@ final class MariaDbServer implements AutoCloseable {
     return port;
   }
 
+  /**
+   * A pipeline's {@code source:} block reading the tables {@code tables} (Flink CDC's pattern, e.g.
+   * {@code shop.\.*}) of this server as Flink CDC's MySQL source, with source ids {@code
+   * serverIds}; its lines end with a newline.
+   */
+  String pipelineSource(String tables, String serverIds) {
+    return String.join(
+        "\n",
+        "source:",
+        "  type: mysql",
+        "  hostname: 127.0.0.1",
+        "  port: " + port,
+        "  username: " + USER,
+        "  password: " + PASSWORD,
+        "  tables: " + tables,
+        "  server-id: " + serverIds,
+        "  server-time-zone: UTC",
+        "");
+  }
+
   /** Runs {@code statements} in order, as root. */
   void execute(String... statements) throws SQLException {
     try (Connection connection = connect();

@@ -83,24 +83,16 @@ public final class PipelineBenchmark {
       int seconds)
       throws Exception {
     String yaml =
-        String.join(
-            "\n",
-            "source:",
-            "  type: mysql",
-            "  hostname: 127.0.0.1",
-            "  port: " + db.port(),
-            "  username: " + MariaDbServer.USER,
-            "  password: " + MariaDbServer.PASSWORD,
-            "  tables: bench.\\.*",
-            "  server-id: 5400-5404",
-            "  server-time-zone: UTC",
-            "sink:",
-            "  type: delta",
-            "  catalog.properties.warehouse: " + lake.toUri(),
-            "pipeline:",
-            "  name: benchmark",
-            "  parallelism: 2",
-            "");
+        db.pipelineSource("bench.\\.*", "5400-5404")
+            + String.join(
+                "\n",
+                "sink:",
+                "  type: delta",
+                "  catalog.properties.warehouse: " + lake.toUri(),
+                "pipeline:",
+                "  name: benchmark",
+                "  parallelism: 2",
+                "");
     String beacon = lake.resolve("bench").resolve("beacon").toUri().toString();
     long submitted = System.nanoTime();
     JobID job =
