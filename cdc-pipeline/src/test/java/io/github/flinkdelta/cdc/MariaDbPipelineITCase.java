@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.apache.flink.api.common.JobID;
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -57,7 +56,7 @@ class MariaDbPipelineITCase {
       new MiniClusterExtension(
           new MiniClusterResourceConfiguration.Builder()
               .setNumberTaskManagers(TASK_MANAGERS)
-              .setNumberSlotsPerTaskManager(2)
+              .setNumberSlotsPerTaskManager(1)
               .build());
 
   private static final int ORDERS = 1_500;
@@ -70,6 +69,11 @@ class MariaDbPipelineITCase {
       new UnityCatalogServerExtension(uc -> uc.token(TOKEN));
 
   @TempDir static Path work;
+
+  /** The cluster and the job the test waits on: a wait ends early when the job does. */
+  private MiniCluster cluster;
+
+  private JobID job;
   private static MariaDbServer db;
 
   @BeforeAll
@@ -91,7 +95,7 @@ class MariaDbPipelineITCase {
         "CREATE DATABASE shop",
         "CREATE TABLE shop.customers (id INT PRIMARY KEY, name VARCHAR(64) NOT NULL,"
             + " email VARCHAR(128))",
-        "CREATE TABLE shop.products (id INT PRIMARY KEY, title VARCHAR(64),"
+        "CREATE TABLE shop.items (id INT PRIMARY KEY, title VARCHAR(64),"
             + " price DECIMAL(10,2), qty INT)",
         "CREATE TABLE shop.orders (id BIGINT PRIMARY KEY, customer_id INT, product_id INT,"
             + " created_at DATETIME(3), note TEXT)");
@@ -99,8 +103,7 @@ class MariaDbPipelineITCase {
     for (int i = 1; i <= 50; i++) {
       seed.add(
           String.format("INSERT INTO shop.customers VALUES (%d, 'name %d', 'c%d@x')", i, i, i));
-      seed.add(
-          String.format("INSERT INTO shop.products VALUES (%d, 'p%d', %d.25, %d)", i, i, i, i));
+      seed.add(String.format("INSERT INTO shop.items VALUES (%d, 'p%d', %d.25, %d)", i, i, i, i));
     }
     for (int i = 1; i <= ORDERS; i += 100) {
       StringBuilder batch = new StringBuilder("INSERT INTO shop.orders VALUES ");
@@ -116,36 +119,50 @@ class MariaDbPipelineITCase {
 
     Path lake = work.resolve("lake");
     String yaml = pipeline(lake);
-    JobID job = PipelineRuns.submit(cluster, yaml, null);
+    JobID job = submit(cluster, yaml, null);
     TaskManagers taskManagers = new TaskManagers(cluster);
 
-    // The snapshot: a TaskManager lost once some of the orders are committed, before all are.
-    await("some of the orders' snapshot committed", () -> !rows(lake, "orders").isEmpty());
+    // The snapshot: a TaskManager lost once some of the orders are committed, before all are, and
+    // after every table was created. (Flink CDC 3.2's schema coordinator does not come through a
+    // failure in the middle of a schema change: docs/flink-cdc-pipeline.md.)
+    await(
+        "the smaller tables' snapshot and some of the orders' committed",
+        () ->
+            rows(lake, "customers").size() == 50
+                && rows(lake, "items").size() == 50
+                && !rows(lake, "orders").isEmpty());
     int committed = rows(lake, "orders").size();
     taskManagers.replaceOne();
     assertThat(committed).as("orders committed when the TaskManager was lost").isLessThan(ORDERS);
-    awaitSame(lake, "customers", "products", "orders");
+    awaitSame(lake, "customers", "items", "orders");
+    assertThat(taskManagers.restartedSinceLastLoss(job))
+        .as("the job restarted after the TaskManager was lost")
+        .isTrue();
 
     db.execute(
         "INSERT INTO shop.customers VALUES (51, 'Zoë ✓', NULL)",
         "UPDATE shop.customers SET email = 'new@x' WHERE id = 2",
         "DELETE FROM shop.customers WHERE id = 3",
-        "UPDATE shop.products SET qty = qty + 100 WHERE id <= 10",
+        "UPDATE shop.items SET qty = qty + 100 WHERE id <= 10",
         "DELETE FROM shop.orders WHERE id <= 100",
         "UPDATE shop.orders SET id = 100000 WHERE id = 500",
-        "ALTER TABLE shop.products ADD COLUMN color VARCHAR(16)",
-        "INSERT INTO shop.products VALUES (51, 'lamp', 9.99, 3, 'red')");
-    await("the added column in the Delta table", () -> columns(lake, "products").contains("color"));
+        "ALTER TABLE shop.items ADD COLUMN color VARCHAR(16)",
+        "INSERT INTO shop.items VALUES (51, 'lamp', 9.99, 3, 'red')");
+    // Lost once the schema change is over: the row inserted after it has landed.
+    await(
+        "the row inserted after the added column",
+        () -> rows(lake, "items").stream().anyMatch(row -> row.get(0).equals(51)));
+    assertThat(columns(lake, "items")).contains("color");
     taskManagers.replaceOne();
     db.execute(
-        "UPDATE shop.products SET color = 'blue' WHERE id = 1",
+        "UPDATE shop.items SET color = 'blue' WHERE id = 1",
         "ALTER TABLE shop.customers RENAME COLUMN email TO mail",
         "UPDATE shop.customers SET mail = 'renamed@x' WHERE id = 4",
-        "ALTER TABLE shop.products MODIFY COLUMN qty BIGINT",
-        "UPDATE shop.products SET qty = 9000000000 WHERE id = 2",
+        "ALTER TABLE shop.items MODIFY COLUMN qty BIGINT",
+        "UPDATE shop.items SET qty = 9000000000 WHERE id = 2",
         "ALTER TABLE shop.orders DROP COLUMN note",
         "INSERT INTO shop.orders VALUES (200000, 1, 1, '2026-02-01 00:00:00.5')");
-    awaitSame(lake, "customers", "products", "orders");
+    awaitSame(lake, "customers", "items", "orders");
     assertThat(columns(lake, "customers")).containsExactly("id", "name", "mail");
     assertThat(columns(lake, "orders"))
         .containsExactly("id", "customer_id", "product_id", "created_at");
@@ -158,25 +175,25 @@ class MariaDbPipelineITCase {
                 false,
                 SavepointFormatType.CANONICAL)
             .get();
-    assertThat(taskManagers.restartedSinceFirstLoss(job))
-        .as("the job restarted after the TaskManagers were lost")
+    assertThat(taskManagers.restartedSinceLastLoss(job))
+        .as("the job restarted after the second TaskManager was lost")
         .isTrue();
     db.execute(
         "CREATE TABLE shop.reviews (id INT PRIMARY KEY, product_id INT, stars TINYINT)",
         "INSERT INTO shop.reviews VALUES (1, 1, 5), (2, 2, 3)",
         "UPDATE shop.customers SET name = 'while stopped' WHERE id = 5");
-    JobID resumed = PipelineRuns.submit(cluster, yaml, savepoint);
+    JobID resumed = submit(cluster, yaml, savepoint);
     assertThat(resumed).isNotEqualTo(job);
     db.execute(
         "INSERT INTO shop.reviews VALUES (3, 3, 4)",
         "DELETE FROM shop.customers WHERE id = 6",
         "UPDATE shop.orders SET product_id = 7 WHERE id = 200000");
-    awaitSame(lake, "customers", "products", "orders", "reviews");
+    awaitSame(lake, "customers", "items", "orders", "reviews");
     cluster.cancelJob(resumed).get();
 
     // delta-spark reads the same rows: deletion vectors, column mapping and widened types applied.
     try (SparkSql spark = SparkSql.start(work.resolve("spark"), Map.of())) {
-      for (String table : List.of("customers", "products", "orders", "reviews")) {
+      for (String table : List.of("customers", "items", "orders", "reviews")) {
         String columns = table.equals("orders") ? "id, customer_id, product_id" : "*";
         assertThat(
                 spark.query(
@@ -235,8 +252,9 @@ class MariaDbPipelineITCase {
                 "  parallelism: 2",
                 "  schema.change.behavior: evolve",
                 "");
-    JobID job = PipelineRuns.submit(cluster, yaml, null);
+    JobID job = submit(cluster, yaml, null);
     awaitCatalog(connection, "accounts", "notes");
+
     db.execute(
         "INSERT INTO crm.accounts VALUES (4, 'dee', 1.25)",
         "UPDATE crm.accounts SET balance = 99.99 WHERE id = 1",
@@ -257,15 +275,22 @@ class MariaDbPipelineITCase {
     }
   }
 
+  /** Submits the pipeline through {@link PipelineRuns}; the waits watch the job it runs as. */
+  private JobID submit(MiniCluster cluster, String yaml, String savepoint) throws Exception {
+    this.cluster = cluster;
+    this.job = PipelineRuns.submit(cluster, yaml, savepoint);
+    return job;
+  }
+
   /** Waits until each table of {@code crm}, read through the catalog, holds the database's rows. */
-  private static void awaitCatalog(UnityCatalogConnection connection, String... tables)
-      throws Exception {
+  private void awaitCatalog(UnityCatalogConnection connection, String... tables) throws Exception {
     long deadline = System.nanoTime() + PATIENCE.toNanos();
     for (String table : tables) {
       String name = "main.crm." + table;
       List<List<Object>> expected = databaseRows("crm." + table);
       List<List<Object>> actual = catalogRows(connection, name);
       while (System.nanoTime() < deadline && !same(actual, expected)) {
+        PipelineRuns.assertRunning(cluster, job);
         Thread.sleep(200);
         expected = databaseRows("crm." + table);
         actual = catalogRows(connection, name);
@@ -296,11 +321,12 @@ class MariaDbPipelineITCase {
   }
 
   /** Waits until every table holds exactly the database's rows, then asserts that it does. */
-  private static void awaitSame(Path lake, String... tables) throws Exception {
+  private void awaitSame(Path lake, String... tables) throws Exception {
     long deadline = System.nanoTime() + PATIENCE.toNanos();
     for (String table : tables) {
       List<List<Object>> expected = databaseRows("shop." + table);
       while (System.nanoTime() < deadline && !same(rows(lake, table), expected)) {
+        PipelineRuns.assertRunning(cluster, job);
         Thread.sleep(200);
         expected = databaseRows("shop." + table);
       }
@@ -315,9 +341,10 @@ class MariaDbPipelineITCase {
         && new java.util.HashSet<>(actual).equals(new java.util.HashSet<>(expected));
   }
 
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+  private void await(String what, BooleanSupplier condition) throws Exception {
     long deadline = System.nanoTime() + PATIENCE.toNanos();
     while (!condition.getAsBoolean()) {
+      PipelineRuns.assertRunning(cluster, job);
       if (System.nanoTime() > deadline) {
         throw new AssertionError("Waited " + PATIENCE + " for " + what);
       }
@@ -372,30 +399,5 @@ class MariaDbPipelineITCase {
       rows.add(values);
     }
     return rows;
-  }
-
-  /** The cluster's TaskManagers: one lost and replaced at a time. */
-  private static final class TaskManagers {
-    private final MiniCluster cluster;
-    private int next;
-    private long firstLoss;
-
-    TaskManagers(MiniCluster cluster) {
-      this.cluster = cluster;
-    }
-
-    /** Terminates the oldest running TaskManager and starts a new one; done when it returns. */
-    void replaceOne() throws Exception {
-      if (firstLoss == 0) {
-        firstLoss = System.currentTimeMillis();
-      }
-      cluster.terminateTaskManager(next++).get();
-      cluster.startTaskManager();
-    }
-
-    boolean restartedSinceFirstLoss(JobID job) throws Exception {
-      return cluster.getExecutionGraph(job).get().getStatusTimestamp(JobStatus.RESTARTING)
-          >= firstLoss;
-    }
   }
 }

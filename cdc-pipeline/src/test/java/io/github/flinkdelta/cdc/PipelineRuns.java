@@ -7,6 +7,7 @@ package io.github.flinkdelta.cdc;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.cdc.cli.parser.YamlPipelineDefinitionParser;
 import org.apache.flink.cdc.common.configuration.Configuration;
 import org.apache.flink.cdc.composer.definition.PipelineDef;
@@ -54,6 +55,18 @@ final class PipelineRuns {
   /** Submits {@code yaml} and waits for its end. */
   static JobResult run(MiniCluster cluster, String yaml) throws Exception {
     return cluster.requestJobResult(submit(cluster, yaml, null)).get();
+  }
+
+  /**
+   * Fails the test when {@code job} has ended, with its failure if it failed: whatever the test
+   * waits for from it will not come.
+   */
+  static void assertRunning(MiniCluster cluster, JobID job) throws Exception {
+    JobStatus status = cluster.getJobStatus(job).get();
+    if (status.isGloballyTerminalState()) {
+      assertSucceeded(cluster.requestJobResult(job).get());
+      throw new AssertionError("The pipeline ended " + status + " while the test waited on it");
+    }
   }
 
   /** Fails the test with the job's failure, if it failed. */
