@@ -24,6 +24,7 @@ import org.apache.flink.cdc.common.event.SchemaChangeEvent;
 import org.apache.flink.cdc.common.event.SchemaChangeEventType;
 import org.apache.flink.cdc.common.exceptions.SchemaEvolveException;
 import org.apache.flink.cdc.common.exceptions.UnsupportedSchemaChangeEventException;
+import org.apache.flink.cdc.common.schema.Column;
 import org.apache.flink.cdc.common.sink.MetadataApplier;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
@@ -40,10 +41,11 @@ import org.apache.flink.table.types.logical.RowType;
  * <p>Renamed and dropped columns are changed here, through column mapping, when the coordinator
  * applies the change: the table then follows the coordinator's schemas even when, after a failure,
  * the coordinator does not hand a change it applied before on to the sink again. Rows of the old
- * shape still on their way are written by their columns' former names. Added columns and widened
- * types are evolved by the sink's writers at the first row of the new shape (see {@link
- * FlinkCdcEvents}), and the sink's own copies of renames and drops find them done. No row is
- * committed in a version whose schema lacks its columns, and none of the old shape is lost.
+ * shape still on their way are written by their columns' former names. Added columns are added here
+ * too, at the place the source gives them, and widened types are evolved by the sink's writers at
+ * the first row of the new shape (see {@link FlinkCdcEvents}); the sink's own copies of these
+ * changes find them done. No row is committed in a version whose schema lacks its columns, and none
+ * of the old shape is lost.
  */
 final class DeltaMetadataApplier implements MetadataApplier {
 
@@ -84,13 +86,21 @@ final class DeltaMetadataApplier implements MetadataApplier {
     try {
       if (change instanceof CreateTableEvent create) {
         tables.prepare(events.tableOf(create.tableId(), create.getSchema()));
-      } else if (change instanceof AddColumnEvent) {
+      } else if (change instanceof AddColumnEvent add) {
         if (tables.schemaEvolution(table) == SchemaEvolution.NONE) {
           throw new IllegalArgumentException(
               String.format(
                   "Flink CDC adds a column to table %s, whose 'sink.schema-evolution' is 'none'."
                       + " Set it to 'add-columns' or 'widen' to take the column.",
                   table));
+        }
+        for (AddColumnEvent.ColumnWithPosition added : add.getAddedColumns()) {
+          Column column = added.getAddColumn();
+          tables.addColumn(
+              table,
+              column.getName(),
+              FlinkCdcEvents.typeOf(column.getType()),
+              before(table, added));
         }
       } else if (change instanceof AlterColumnTypeEvent alter) {
         checkWidens(table, alter);
@@ -115,6 +125,29 @@ final class DeltaMetadataApplier implements MetadataApplier {
     } catch (RuntimeException | IOException e) {
       throw new SchemaEvolveException(change, e.getMessage(), e);
     }
+  }
+
+  /**
+   * The table's column an added column goes right before, as its position at the source says; null
+   * for the end, also when the column the position names is not in the table.
+   */
+  private String before(String table, AddColumnEvent.ColumnWithPosition added) {
+    List<String> columns =
+        tables.current(table).map(current -> current.rowType().getFieldNames()).orElse(List.of());
+    int existing = -1;
+    for (int i = 0; i < columns.size() && added.getExistedColumnName() != null; i++) {
+      if (columns.get(i).equalsIgnoreCase(added.getExistedColumnName())) {
+        existing = i;
+      }
+    }
+    int at =
+        switch (added.getPosition()) {
+          case FIRST -> 0;
+          case LAST -> -1;
+          case BEFORE -> existing;
+          case AFTER -> existing < 0 ? -1 : existing + 1;
+        };
+    return at < 0 || at >= columns.size() ? null : columns.get(at);
   }
 
   /** Each altered column's new type is one Delta widens the table's column to. */

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.flink.cdc.common.configuration.Configuration;
+import org.apache.flink.cdc.common.event.AddColumnEvent;
 import org.apache.flink.cdc.common.event.AlterColumnTypeEvent;
 import org.apache.flink.cdc.common.event.CreateTableEvent;
 import org.apache.flink.cdc.common.event.DropColumnEvent;
@@ -25,6 +26,7 @@ import org.apache.flink.cdc.common.event.SchemaChangeEventType;
 import org.apache.flink.cdc.common.event.TableId;
 import org.apache.flink.cdc.common.exceptions.UnsupportedSchemaChangeEventException;
 import org.apache.flink.cdc.common.factories.FactoryHelper;
+import org.apache.flink.cdc.common.schema.Column;
 import org.apache.flink.cdc.common.schema.Schema;
 import org.apache.flink.cdc.common.sink.MetadataApplier;
 import org.apache.flink.cdc.common.types.DataTypes;
@@ -108,6 +110,39 @@ class DeltaMetadataApplierTest {
         .hasMessageContaining("partition columns");
     assertThatCode(() -> applier.applySchemaChange(new DropColumnEvent(ORDERS, List.of("qty"))))
         .doesNotThrowAnyException();
+  }
+
+  @Test
+  void addedColumnsTakeTheirPlaceAtTheSourceInTheTableAtOnce() {
+    applier.applySchemaChange(
+        new AddColumnEvent(
+            ORDERS,
+            List.of(
+                AddColumnEvent.first(Column.physicalColumn("seq", DataTypes.BIGINT().notNull())),
+                AddColumnEvent.after(Column.physicalColumn("note", DataTypes.STRING()), "region"),
+                AddColumnEvent.before(Column.physicalColumn("sku", DataTypes.INT()), "qty"),
+                AddColumnEvent.last(Column.physicalColumn("tag", DataTypes.STRING())),
+                AddColumnEvent.after(Column.physicalColumn("end", DataTypes.STRING()), "tag"))));
+
+    Snapshot snapshot =
+        TableManager.loadSnapshot(table)
+            .build(DefaultEngine.create(HadoopConfigurations.of(Map.of())));
+    assertThat(snapshot.getSchema().fieldNames())
+        .containsExactly("seq", "id", "region", "note", "sku", "qty", "tag", "end");
+    assertThat(snapshot.getSchema().get("seq").isNullable())
+        .as("an added column is nullable: the table's rows have no value for it")
+        .isTrue();
+    // Sent again after a failure, the change finds the table changed.
+    applier.applySchemaChange(
+        new AddColumnEvent(
+            ORDERS,
+            List.of(
+                AddColumnEvent.after(Column.physicalColumn("note", DataTypes.STRING()), "id"))));
+    assertThat(
+            TableManager.loadSnapshot(table)
+                .build(DefaultEngine.create(HadoopConfigurations.of(Map.of())))
+                .getVersion())
+        .isEqualTo(snapshot.getVersion());
   }
 
   @Test

@@ -146,13 +146,13 @@ class MariaDbPipelineITCase {
         "UPDATE shop.items SET qty = qty + 100 WHERE id <= 10",
         "DELETE FROM shop.orders WHERE id <= 100",
         "UPDATE shop.orders SET id = 100000 WHERE id = 500",
-        "ALTER TABLE shop.items ADD COLUMN color VARCHAR(16)",
-        "INSERT INTO shop.items VALUES (51, 'lamp', 9.99, 3, 'red')");
+        "ALTER TABLE shop.items ADD COLUMN color VARCHAR(16) AFTER title",
+        "INSERT INTO shop.items VALUES (51, 'lamp', 'red', 9.99, 3)");
     // Lost once the schema change is over: the row inserted after it has landed.
     await(
         "the row inserted after the added column",
         () -> rows(lake, "items").stream().anyMatch(row -> row.get(0).equals(51)));
-    assertThat(columns(lake, "items")).contains("color");
+    assertThat(columns(lake, "items")).containsExactly("id", "title", "color", "price", "qty");
     taskManagers.replaceOne();
     db.execute(
         "UPDATE shop.items SET color = 'blue' WHERE id = 1",

@@ -49,6 +49,38 @@ public final class SchemaChanges {
   }
 
   /**
+   * {@code schema} with nullable {@code column} added right before column {@code before}, or at the
+   * end when it is null. Delta finds a column's values by its name (or its physical name), never by
+   * its place, so a column may be added anywhere.
+   *
+   * @param tableName the table, as messages name it
+   * @throws IllegalArgumentException when {@code column} is NOT NULL, the table has a column of its
+   *     name already, or none named {@code before}
+   */
+  public static StructType withColumnBefore(
+      String tableName, StructType schema, StructField column, String before) {
+    StructType appended = withAddedColumns(tableName, schema, List.of(column));
+    if (before == null) {
+      return appended;
+    }
+    List<StructField> fields = new ArrayList<>(schema.fields());
+    for (int i = 0; i < fields.size(); i++) {
+      if (fields.get(i).getName().equalsIgnoreCase(before)) {
+        fields.add(i, column);
+        return new StructType(fields);
+      }
+    }
+    throw new IllegalArgumentException(
+        "Cannot add column '"
+            + column.getName()
+            + "' to "
+            + tableName
+            + " before column '"
+            + before
+            + "': the table has no such column.");
+  }
+
+  /**
    * {@code schema} with the column mapping metadata (physical names, field ids) of the columns of
    * {@code mapped} that it shares by name, at every level; its other metadata is kept.
    */

@@ -5,8 +5,11 @@
 package io.github.flinkdelta.sink.dynamic;
 
 import io.delta.kernel.Snapshot;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.config.SchemaEvolution;
+import io.github.flinkdelta.core.schema.SchemaChanges;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.types.DeltaTypes;
@@ -18,6 +21,8 @@ import java.io.Serializable;
 import java.util.List;
 import java.util.Optional;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
@@ -68,6 +73,44 @@ public final class DynamicTables implements Serializable {
       changes = new TableChangeApplier(config, resolver());
     }
     changes.apply(change, null);
+  }
+
+  /**
+   * Adds nullable column {@code column} of {@code type} to existing table {@code name}, right
+   * before its column {@code before} (at the end when null), in a version of its own, for sources
+   * that say where a column goes; a table that has the column already is left as it is. The sink's
+   * writers match rows to the table's columns by name, so rows of either shape go on being written.
+   *
+   * @throws IllegalArgumentException when the table has no column {@code before}, or when its
+   *     options do not let it take new columns, naming why
+   */
+  public void addColumn(String name, String column, LogicalType type, String before)
+      throws IOException {
+    Configuration options = config.optionsOf(name);
+    if (options.get(DeltaSinkOptions.SCHEMA_EVOLUTION) == SchemaEvolution.NONE) {
+      throw new IllegalArgumentException(
+          String.format(
+              "Cannot add column '%s' to table %s, whose '%s' is 'none'. Set it to 'add-columns'"
+                  + " or 'widen' to take new columns.",
+              column, name, DeltaSinkOptions.SCHEMA_EVOLUTION.key()));
+    }
+    try (var loader = ConnectorClassLoader.enter();
+        DeltaTable table = resolver().open(name)) {
+      StructType schema = table.snapshot().getSchema();
+      if (schema.fieldNames().stream().anyMatch(existing -> existing.equalsIgnoreCase(column))) {
+        return;
+      }
+      table
+          .metadata()
+          .evolveSchema(
+              SchemaChanges.withColumnBefore(
+                  table.name(),
+                  schema,
+                  new StructField(column, DeltaTypes.toDeltaType(type), true),
+                  before),
+              options.get(DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING));
+    }
+    resolver().forget(name);
   }
 
   private DynamicTableResolver resolver() {
