@@ -7,6 +7,7 @@ package io.github.flinkdelta.cdc;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Set;
+import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.cdc.common.event.ChangeEvent;
 import org.apache.flink.cdc.common.event.CreateTableEvent;
 import org.apache.flink.cdc.common.event.Event;
@@ -14,11 +15,15 @@ import org.apache.flink.cdc.common.event.SchemaChangeEvent;
 import org.apache.flink.cdc.common.event.TableId;
 import org.apache.flink.cdc.common.schema.Schema;
 import org.apache.flink.cdc.runtime.operators.sink.SchemaEvolutionClient;
+import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.shaded.guava31.com.google.common.hash.Hashing;
+import org.apache.flink.streaming.api.graph.StreamConfig;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hands the dynamic sink each table's schema as Flink CDC's schema coordinator holds it now, before
@@ -35,6 +40,7 @@ final class LatestSchemas extends AbstractStreamOperator<Event>
     implements OneInputStreamOperator<Event, Event> {
 
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(LatestSchemas.class);
 
   private final String schemaOperatorUid;
 
@@ -57,6 +63,31 @@ final class LatestSchemas extends AbstractStreamOperator<Event>
             getContainingTask().getEnvironment().getOperatorCoordinatorEventGateway(),
             operatorId(schemaOperatorUid));
     current = new HashSet<>();
+    warnOfParallelSchemaOperators();
+  }
+
+  /**
+   * Warns, once per job, when the pipeline runs at a parallelism above one with exactly-once
+   * checkpoints: Flink CDC 3.2's schema operators can then deadlock (FLINK-36690, fixed in Flink
+   * CDC 3.3). One operator, holding the coordinator's permission for a schema change, sends its
+   * flush behind a checkpoint barrier; the partitioner downstream waits, before it takes that
+   * flush, for the barrier of another schema operator, which waits for the permission. Unaligned
+   * checkpoints would hold no input back, but the dynamic sink needs aligned ones.
+   */
+  private void warnOfParallelSchemaOperators() {
+    TaskInfo task = getRuntimeContext().getTaskInfo();
+    StreamConfig config = getOperatorConfig();
+    if (task.getIndexOfThisSubtask() == 0
+        && task.getNumberOfParallelSubtasks() > 1
+        && config.isCheckpointingEnabled()
+        && config.getCheckpointMode() == CheckpointingMode.EXACTLY_ONCE) {
+      LOG.warn(
+          "This pipeline runs at parallelism {}. Flink CDC 3.2 can deadlock when two source"
+              + " subtasks change schemas at once, e.g. creating tables in the snapshot"
+              + " (FLINK-36690): its log then repeats 'Schema Registry is busy now'. Run the"
+              + " pipeline at parallelism 1 to rule it out.",
+          task.getNumberOfParallelSubtasks());
+    }
   }
 
   @Override

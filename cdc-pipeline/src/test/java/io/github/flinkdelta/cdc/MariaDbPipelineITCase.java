@@ -32,6 +32,7 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -49,13 +50,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MariaDbPipelineITCase {
 
-  private static final int TASK_MANAGERS = 2;
-
   @RegisterExtension
   static final MiniClusterExtension FLINK =
       new MiniClusterExtension(
           new MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(TASK_MANAGERS)
+              .setNumberTaskManagers(1)
               .setNumberSlotsPerTaskManager(1)
               .build());
 
@@ -249,7 +248,7 @@ class MariaDbPipelineITCase {
                 "  namespace: main",
                 "pipeline:",
                 "  name: crm into unity catalog",
-                "  parallelism: 2",
+                "  parallelism: 1",
                 "  schema.change.behavior: evolve",
                 "");
     JobID job = submit(cluster, yaml, null);
@@ -272,6 +271,14 @@ class MariaDbPipelineITCase {
       assertThat(server.latestVersion(name))
           .as("the catalog ratified every version of %s", name)
           .isEqualTo(CatalogTables.read(connection, name).version());
+    }
+  }
+
+  /** Cancels the job a failed test left running, so that the next test gets the cluster's slots. */
+  @AfterEach
+  void cancelJobLeftRunning() throws Exception {
+    if (job != null && !cluster.getJobStatus(job).get().isGloballyTerminalState()) {
+      cluster.cancelJob(job).get();
     }
   }
 

@@ -30,6 +30,7 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,7 +65,7 @@ class PipelineChaosITCase {
   static final MiniClusterExtension FLINK =
       new MiniClusterExtension(
           new MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(2)
+              .setNumberTaskManagers(1)
               .setNumberSlotsPerTaskManager(1)
               .build());
 
@@ -77,6 +78,17 @@ class PipelineChaosITCase {
 
   /** The cluster's TaskManagers, which every seed's run loses from. */
   private static TaskManagers taskManagers;
+
+  private MiniCluster cluster;
+  private JobID job;
+
+  /** Cancels the job a failed run left running, so that the next run gets the cluster's slots. */
+  @AfterEach
+  void cancelJobLeftRunning() throws Exception {
+    if (job != null && !cluster.getJobStatus(job).get().isGloballyTerminalState()) {
+      cluster.cancelJob(job).get();
+    }
+  }
 
   @BeforeAll
   static void startDatabase() throws Exception {
@@ -123,6 +135,7 @@ class PipelineChaosITCase {
   @MethodSource("seeds")
   void everyTableHoldsExactlyTheDatabasesRowsAndEveryVersionIsRatifiedThroughSeededFaults(
       long seed, @InjectMiniCluster MiniCluster cluster) throws Exception {
+    this.cluster = cluster;
     String schema = "chaos" + seed;
     db.execute(
         "CREATE DATABASE " + schema,
@@ -149,9 +162,9 @@ class PipelineChaosITCase {
                 "  namespace: main",
                 "pipeline:",
                 "  name: chaos " + seed,
-                "  parallelism: 2",
+                "  parallelism: 1",
                 "");
-    JobID job =
+    job =
         PipelineRuns.submit(
             cluster, yaml, null, Map.of("restart-strategy.fixed-delay.attempts", "100"));
     awaitCatalog(cluster, job, connection, schema);
