@@ -113,6 +113,36 @@ public final class MetadataUpdates {
   }
 
   /**
+   * Adds nullable column {@code column} right before column {@code before} (at the end when null),
+   * in one version, made again after another writer changed the table meanwhile.
+   *
+   * @param enableColumnMapping whether a table without column mapping may be upgraded to it
+   * @return the version that holds the column, or -1 when the table has a column of its name
+   * @throws IllegalArgumentException when the column is NOT NULL or the table has no {@code before}
+   */
+  public long addColumn(StructField column, String before, boolean enableColumnMapping) {
+    for (int attempt = 1; ; attempt++) {
+      StructType schema = snapshots.current().getSchema();
+      if (schema.fieldNames().stream().anyMatch(name -> name.equalsIgnoreCase(column.getName()))) {
+        return -1;
+      }
+      try {
+        long version =
+            evolveSchema(
+                SchemaChanges.withColumnBefore(tableName, schema, column, before),
+                enableColumnMapping);
+        LOG.info("Added column {} to {} at version {}", column.getName(), tableName, version);
+        return version;
+      } catch (ConcurrentWriteException e) {
+        if (attempt >= MAX_EVOLUTION_ATTEMPTS) {
+          throw e;
+        }
+        snapshots.reload();
+      }
+    }
+  }
+
+  /**
    * Commits {@code schema} as the table's schema: in the same version, Delta's type widening is
    * enabled when a column's type changes; before it, a table without column mapping is upgraded to
    * {@code name} mode in a version of its own, which Delta needs to change a schema.

@@ -6,10 +6,8 @@ package io.github.flinkdelta.sink.dynamic;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.types.StructField;
-import io.delta.kernel.types.StructType;
 import io.github.flinkdelta.core.catalog.TableLocator;
 import io.github.flinkdelta.core.config.SchemaEvolution;
-import io.github.flinkdelta.core.schema.SchemaChanges;
 import io.github.flinkdelta.core.table.DeltaTable;
 import io.github.flinkdelta.core.table.TableRequest;
 import io.github.flinkdelta.core.types.DeltaTypes;
@@ -96,18 +94,11 @@ public final class DynamicTables implements Serializable {
     }
     try (var loader = ConnectorClassLoader.enter();
         DeltaTable table = resolver().open(name)) {
-      StructType schema = table.snapshot().getSchema();
-      if (schema.fieldNames().stream().anyMatch(existing -> existing.equalsIgnoreCase(column))) {
-        return;
-      }
       table
           .metadata()
-          .evolveSchema(
-              SchemaChanges.withColumnBefore(
-                  table.name(),
-                  schema,
-                  new StructField(column, DeltaTypes.toDeltaType(type), true),
-                  before),
+          .addColumn(
+              new StructField(column, DeltaTypes.toDeltaType(type), true),
+              before,
               options.get(DeltaSinkOptions.SCHEMA_EVOLUTION_ENABLE_COLUMN_MAPPING));
     }
     resolver().forget(name);
