@@ -241,12 +241,7 @@ class MariaDbPipelineITCase {
             + String.join(
                 "\n",
                 "  scan.incremental.snapshot.chunk.key-column: crm.notes:body",
-                "sink:",
-                "  type: delta",
-                "  catalog.properties.uri: " + server.uri(),
-                "  catalog.properties.token: " + TOKEN,
-                "  namespace: main",
-                "pipeline:",
+                PipelineRuns.unityCatalogSink(server.uri(), TOKEN) + "pipeline:",
                 "  name: crm into unity catalog",
                 "  parallelism: 1",
                 "  schema.change.behavior: evolve",

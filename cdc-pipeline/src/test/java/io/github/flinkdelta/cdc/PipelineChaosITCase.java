@@ -155,12 +155,7 @@ class PipelineChaosITCase {
             + String.join(
                 "\n",
                 "  scan.incremental.snapshot.chunk.key-column: " + schema + ".log:id",
-                "sink:",
-                "  type: delta",
-                "  catalog.properties.uri: " + server.uri(),
-                "  catalog.properties.token: " + TOKEN,
-                "  namespace: main",
-                "pipeline:",
+                PipelineRuns.unityCatalogSink(server.uri(), TOKEN) + "pipeline:",
                 "  name: chaos " + seed,
                 "  parallelism: 1",
                 "");

@@ -4,6 +4,7 @@
  */
 package io.github.flinkdelta.cdc;
 
+import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.JobID;
@@ -50,6 +51,18 @@ final class PipelineRuns {
     String id =
         FlinkPipelineComposer.ofRemoteCluster(flink, List.of()).compose(pipeline).execute().getId();
     return JobID.fromHexString(id);
+  }
+
+  /** The YAML of a {@code delta} sink into Unity Catalog managed tables of catalog {@code main}. */
+  static String unityCatalogSink(URI catalog, String token) {
+    return String.join(
+        "\n",
+        "sink:",
+        "  type: delta",
+        "  catalog.properties.uri: " + catalog,
+        "  catalog.properties.token: " + token,
+        "  namespace: main",
+        "");
   }
 
   /** Submits {@code yaml} and waits for its end. */
