@@ -13,6 +13,7 @@ import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.CommitStateUnknownException;
 import io.delta.kernel.exceptions.ConcurrentTransactionException;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
+import io.delta.kernel.exceptions.MaxCommitRetryLimitReachedException;
 import io.delta.kernel.transaction.UpdateTableTransactionBuilder;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
@@ -182,16 +183,44 @@ public final class TableCommitter {
           appId,
           txnVersion,
           e);
-      Snapshot reloaded = snapshots.reload();
-      long recorded = snapshots.transactionVersion(appId);
-      if (recorded == txnVersion) {
-        // This attempt landed; only its response was lost.
-        return new Committed(reloaded.getVersion(), txnVersion, 1, conflicts, 0, 0);
-      }
-      if (recorded > txnVersion) {
-        return new AlreadyCommitted(reloaded.getVersion(), recorded, 1);
-      }
-      return tryCommit(appId, txnVersion, files, deletes, conflicts, 1);
+      return settle(appId, txnVersion, files, deletes, conflicts);
+    } catch (FailedWithoutRebase e) {
+      LOG.info(
+          "Commit of {} (appId {}, txn {}) did not land right after this sink's last commit;"
+              + " reloading the table",
+          tableName,
+          appId,
+          txnVersion,
+          e.getCause());
+      // Tried again, if it did not land, through Kernel's own check, which retries and rebases.
+      snapshots.forgetOwnTransactions();
+      return settle(appId, txnVersion, files, deletes, conflicts);
+    }
+  }
+
+  /** Settles a commit whose outcome is unknown by the transaction the reloaded table records. */
+  private CommitOutcome settle(
+      String appId, long txnVersion, Iterable<DataFile> files, FileDeletes deletes, int conflicts)
+      throws ConcurrentWriteException {
+    Snapshot reloaded = snapshots.reload();
+    long recorded = snapshots.transactionVersion(appId);
+    if (recorded == txnVersion) {
+      // This attempt landed; only its response was lost.
+      return new Committed(reloaded.getVersion(), txnVersion, 1, conflicts, 0, 0);
+    }
+    if (recorded > txnVersion) {
+      return new AlreadyCommitted(reloaded.getVersion(), recorded, 1);
+    }
+    return tryCommit(appId, txnVersion, files, deletes, conflicts, 1);
+  }
+
+  /**
+   * A commit that was not to rebase ({@link TaggedTransaction#rebases}) failed: another writer
+   * committed first, or the commit failed without an answer.
+   */
+  private static final class FailedWithoutRebase extends RuntimeException {
+    FailedWithoutRebase(MaxCommitRetryLimitReachedException cause) {
+      super(cause);
     }
   }
 
@@ -205,30 +234,40 @@ public final class TableCommitter {
       throws ConcurrentWriteException {
     Snapshot snapshot = snapshots.current();
     checkFilesFit(snapshot, files);
-    Transaction txn;
+    TaggedTransaction tagged;
     try {
-      txn =
-          snapshot
-              .buildUpdateTableTransaction(TableReference.ENGINE_INFO, Operation.STREAMING_UPDATE)
-              .withTransactionId(appId, txnVersion)
-              .withMaxRetries(maxCommitRetries)
-              .build(engine);
+      tagged =
+          TaggedTransaction.start(
+              engine,
+              snapshots,
+              snapshot,
+              Operation.STREAMING_UPDATE,
+              appId,
+              txnVersion,
+              maxCommitRetries);
     } catch (ConcurrentTransactionException e) {
       return new AlreadyCommitted(
           snapshot.getVersion(), snapshots.transactionVersion(appId), settled);
     }
-    Row state = txn.getTransactionState(engine);
+    Row state = tagged.txn().getTransactionState(engine);
     CloseableIterable<Row> appends =
         AppendActions.of(engine, state, snapshot, writeContexts, files);
     TransactionCommitResult result;
     try {
-      result = txn.commit(engine, appends);
+      result = tagged.txn().commit(engine, tagged.actions(appends));
     } catch (ConcurrentTransactionException e) {
       Snapshot reloaded = snapshots.reload();
       return new AlreadyCommitted(
           reloaded.getVersion(), snapshots.transactionVersion(appId), settled);
+    } catch (MaxCommitRetryLimitReachedException e) {
+      if (tagged.rebases()) {
+        throw e;
+      }
+      throw new FailedWithoutRebase(e);
     }
-    long publishMillis = snapshots.committed(result.getPostCommitSnapshot().orElse(null));
+    long publishMillis =
+        snapshots.committed(
+            result.getPostCommitSnapshot().orElse(null), result.getVersion(), appId, txnVersion);
     // Kernel's post-commit hooks are not run here: Delta checkpoints are written off the commit
     // path by DeltaCheckpoints, through a writer that never leaves a partial checkpoint file, and
     // the version checksum by the snapshot cache above (VersionChecksums).
@@ -286,7 +325,8 @@ public final class TableCommitter {
     } catch (RuntimeException e) {
       return new Failed(e);
     }
-    snapshots.committed(result.getPostCommitSnapshot().orElse(null));
+    snapshots.committed(
+        result.getPostCommitSnapshot().orElse(null), result.getVersion(), appId, txnVersion);
     long attempts = result.getTransactionReport().getTransactionMetrics().getNumCommitAttempts();
     return new Committed(result.getVersion(), txnVersion, (int) Math.max(0, attempts - 1), 0, 0, 0);
   }
@@ -328,7 +368,7 @@ public final class TableCommitter {
     }
     Transaction txn = builder.build(engine);
     TransactionCommitResult result = txn.commit(engine, CloseableIterable.emptyIterable());
-    snapshots.committed(result.getPostCommitSnapshot().orElse(null));
+    snapshots.committed(result.getPostCommitSnapshot().orElse(null), result.getVersion());
     return result.getVersion();
   }
 }

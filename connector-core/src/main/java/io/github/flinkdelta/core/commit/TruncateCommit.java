@@ -67,7 +67,8 @@ final class TruncateCommit {
             tableName,
             (file, scanFile) -> removes.add(file.removeAction(true, now)));
         TransactionCommitResult result = txn.commit(engine, rows(removes));
-        snapshots.committed(result.getPostCommitSnapshot().orElse(null));
+        snapshots.committed(
+            result.getPostCommitSnapshot().orElse(null), result.getVersion(), appId, txnVersion);
         long attempts =
             result.getTransactionReport().getTransactionMetrics().getNumCommitAttempts();
         return new Committed(

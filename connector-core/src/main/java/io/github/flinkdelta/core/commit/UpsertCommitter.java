@@ -15,7 +15,6 @@ import io.delta.kernel.exceptions.CommitStateUnknownException;
 import io.delta.kernel.exceptions.ConcurrentTransactionException;
 import io.delta.kernel.exceptions.MaxCommitRetryLimitReachedException;
 import io.delta.kernel.utils.CloseableIterable;
-import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.commit.CommitOutcome.AlreadyCommitted;
 import io.github.flinkdelta.core.commit.CommitOutcome.Committed;
 import io.github.flinkdelta.core.commit.CommitOutcome.Conflicted;
@@ -184,22 +183,18 @@ final class UpsertCommitter {
     for (; ; ) {
       Snapshot snapshot = snapshots.current();
       checks.accept(snapshot);
-      Transaction txn;
+      TaggedTransaction tagged;
       try {
-        txn =
-            snapshot
-                .buildUpdateTableTransaction(TableReference.ENGINE_INFO, operation)
-                .withTransactionId(appId, txnVersion)
-                .withMaxRetries(0)
-                .build(engine);
+        tagged =
+            TaggedTransaction.start(engine, snapshots, snapshot, operation, appId, txnVersion, 0);
       } catch (ConcurrentTransactionException e) {
         return new AlreadyCommitted(
             snapshot.getVersion(), snapshots.transactionVersion(appId), attempts.unknown);
       }
-      Planned planned = planner.plan(snapshot, txn);
+      Planned planned = planner.plan(snapshot, tagged.txn());
       TransactionCommitResult result;
       try {
-        result = txn.commit(engine, planned.actions());
+        result = tagged.txn().commit(engine, tagged.actions(planned.actions()));
       } catch (ConcurrentTransactionException e) {
         Snapshot reloaded = snapshots.reload();
         return new AlreadyCommitted(
@@ -215,7 +210,9 @@ final class UpsertCommitter {
       }
       planned.committed(result.getVersion(), result.getVersion() == snapshot.getVersion() + 1);
       log.committed(result.getVersion(), appId);
-      long publishMillis = snapshots.committed(result.getPostCommitSnapshot().orElse(null));
+      long publishMillis =
+          snapshots.committed(
+              result.getPostCommitSnapshot().orElse(null), result.getVersion(), appId, txnVersion);
       return new Committed(
           result.getVersion(),
           txnVersion,

@@ -11,9 +11,12 @@ import io.delta.kernel.engine.Engine;
 import io.github.flinkdelta.core.catalog.PathTableLocator;
 import io.github.flinkdelta.core.catalog.SnapshotSource;
 import io.github.flinkdelta.core.catalog.TableLocator;
+import io.github.flinkdelta.core.commit.CommitOutcome;
 import io.github.flinkdelta.core.storage.HadoopConfigurations;
+import io.github.flinkdelta.core.testing.DeltaTableReader;
 import io.github.flinkdelta.core.testing.TestTables;
 import io.github.flinkdelta.core.write.DataFile;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +29,10 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Commits reuse the snapshot the previous commit produced instead of reloading the table. */
+/**
+ * Commits reuse the snapshot the previous commit produced instead of reloading the table, and the
+ * transaction that commit recorded instead of reading it back from the log.
+ */
 class SnapshotReuseTest {
 
   private static final RowType TYPE =
@@ -50,6 +56,70 @@ class SnapshotReuseTest {
       assertThat(table.snapshot().getVersion()).isEqualTo(5);
     }
     assertThat(CountingLocator.LOADS.get()).isEqualTo(1);
+  }
+
+  @Test
+  void aCommitRightAfterTheSinksOwnTakesTheAppsLastTransactionFromItWithoutReadingTheLog()
+      throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = TestTables.create(path, TYPE, List.of(), Map.of())) {
+      TestTables.committed(table.commit("app", 1, rows(path, 1)));
+      // Only a read of the log sees this: version 1 now says the app is at transaction 9.
+      Path commit = dir.resolve("t/_delta_log/00000000000000000001.json");
+      String json = Files.readString(commit);
+      assertThat(json).contains("\"appId\":\"app\",\"version\":1,");
+      Files.writeString(
+          commit,
+          json.replace("\"appId\":\"app\",\"version\":1,", "\"appId\":\"app\",\"version\":9,"));
+
+      CommitOutcome.Committed second = TestTables.committed(table.commit("app", 2, rows(path, 2)));
+
+      assertThat(second.tableVersion()).isEqualTo(2);
+    }
+    try (DeltaTable reopened = TestTables.open(path)) {
+      assertThat(reopened.transactionVersion("app")).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aTransactionTheSinkCommittedIsFoundCommittedWhenReplayed() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = TestTables.create(path, TYPE, List.of(), Map.of())) {
+      TestTables.committed(table.commit("app", 1, rows(path, 1)));
+      TestTables.committed(table.commit("app", 2, rows(path, 2)));
+
+      CommitOutcome replayed = table.commit("app", 2, rows(path, 2));
+
+      assertThat(replayed).isEqualTo(new CommitOutcome.AlreadyCommitted(2, 2, 0));
+    }
+    assertThat(DeltaTableReader.readAll(path)).containsExactlyInAnyOrder(List.of(1L), List.of(2L));
+  }
+
+  @Test
+  void anotherWritersCommitBetweenTheSinksOwnIsNeitherLostNorDoubled() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    try (DeltaTable table = TestTables.create(path, TYPE, List.of(), Map.of())) {
+      TestTables.committed(table.commit("app", 1, rows(path, 1)));
+      try (DeltaTable other = TestTables.open(path)) {
+        TestTables.committed(other.commit("other", 7, rows(path, 100)));
+      }
+
+      CommitOutcome.Committed second = TestTables.committed(table.commit("app", 2, rows(path, 2)));
+      CommitOutcome replayed = table.commit("other", 7, rows(path, 100));
+
+      assertThat(second.tableVersion()).isEqualTo(3);
+      assertThat(replayed).isEqualTo(new CommitOutcome.AlreadyCommitted(3, 7, 0));
+    }
+    try (DeltaTable reopened = TestTables.open(path)) {
+      assertThat(reopened.transactionVersion("app")).isEqualTo(2);
+      assertThat(reopened.transactionVersion("other")).isEqualTo(7);
+    }
+    assertThat(DeltaTableReader.readAll(path))
+        .containsExactlyInAnyOrder(List.of(1L), List.of(2L), List.of(100L));
+  }
+
+  private static List<DataFile> rows(String path, long id) throws Exception {
+    return TestTables.writeFiles(path, TYPE, List.of(), List.of(GenericRowData.of(id)));
   }
 
   /** Counts full snapshot loads; a static counter because locators are serializable values. */
