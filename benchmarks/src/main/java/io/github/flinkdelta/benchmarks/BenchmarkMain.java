@@ -6,6 +6,7 @@ package io.github.flinkdelta.benchmarks;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkdelta.benchmarks.jmh.ParquetWriterBenchmark;
+import io.github.flinkdelta.benchmarks.jmh.TableVersionBenchmark;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +26,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *       checkpoint interval and Parquet settings; a table, {@code benchmark-results.json} and PNG
  *       charts;
  *   <li>{@code jmh}: row → Parquet, the sink's writer against Kernel's {@code
- *       DefaultParquetHandler};
+ *       DefaultParquetHandler}; and what one table version costs the committer ({@link
+ *       TableVersionBenchmark});
  *   <li>{@code state}: bytes per data file in the sink's checkpointed state;
  *   <li>{@code partitions}: 100,000 partitions in one checkpoint on one subtask with a 512 MB heap,
  *       under a budget too small to hold a file's worth of rows for each (96 MB) and one that holds
@@ -322,9 +324,14 @@ public final class BenchmarkMain {
   }
 
   private static void jmh(BenchmarkOptions options, Path out) throws Exception {
-    System.out.println("JMH: " + ParquetWriterBenchmark.class.getSimpleName());
+    System.out.println(
+        "JMH: "
+            + ParquetWriterBenchmark.class.getSimpleName()
+            + ", "
+            + TableVersionBenchmark.class.getSimpleName());
     OptionsBuilder jmh = new OptionsBuilder();
     jmh.include(ParquetWriterBenchmark.class.getName())
+        .include(TableVersionBenchmark.class.getName())
         .jvmArgsPrepend(ChildJvm.openings().toArray(String[]::new))
         .resultFormat(ResultFormatType.JSON)
         .result(out.resolve("jmh-results.json").toString());
@@ -355,6 +362,10 @@ public final class BenchmarkMain {
       for (int j = i + 1; j < scores.size(); j++) {
         org.openjdk.jmh.results.Result<?> a = scores.get(i);
         org.openjdk.jmh.results.Result<?> b = scores.get(j);
+        if (!a.getScoreUnit().equals(b.getScoreUnit())) {
+          // Different measures (rows per second, microseconds per version): no ratio.
+          continue;
+        }
         boolean overlap =
             a.getScore() - a.getScoreError() <= b.getScore() + b.getScoreError()
                 && b.getScore() - b.getScoreError() <= a.getScore() + a.getScoreError();

@@ -47,6 +47,9 @@ import org.apache.hadoop.fs.Path;
  * live file: with Parquet's default row group of 128 MB, the heap a checkpoint write takes would
  * grow with the table for as long as the stream runs. {@link #on} bounds the row group (unless the
  * Hadoop configuration sets {@code parquet.block.size}).
+ *
+ * <p>The write runs with Hadoop's configuration files hidden ({@link HadoopFilesHidden}), which
+ * parquet-java would otherwise look up and parse for every checkpoint file.
  */
 final class AtomicCheckpointEngine implements Engine {
 
@@ -159,9 +162,10 @@ final class AtomicCheckpointEngine implements Engine {
           new Path(target.getParent(), "." + target.getName() + "." + UUID.randomUUID() + ".tmp");
       boolean renamed = false;
       try {
-        delegate.writeParquetFileAtomically(
-            temporary.toString(),
-            v2Version.isPresent() ? V2CheckpointActions.of(data, v2Version.getAsLong()) : data);
+        CloseableIterator<FilteredColumnarBatch> actions =
+            v2Version.isPresent() ? V2CheckpointActions.of(data, v2Version.getAsLong()) : data;
+        HadoopFilesHidden.run(
+            () -> delegate.writeParquetFileAtomically(temporary.toString(), actions));
         renamed = fs.rename(temporary, target);
         if (!renamed) {
           if (fs.exists(target)) {

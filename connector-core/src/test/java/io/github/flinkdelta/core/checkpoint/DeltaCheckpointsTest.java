@@ -127,6 +127,57 @@ class DeltaCheckpointsTest {
   }
 
   @Test
+  void aCheckpointIsWrittenWithoutLookingUpHadoopsConfigurationFiles() throws Exception {
+    String path = dir.resolve("t").toUri().toString();
+    Configuration conf = HadoopConfigurations.of(Map.of());
+    TestTables.create(path, conf, TYPE, List.of(), Map.of()).close();
+    AtomicCheckpointEngine engine = AtomicCheckpointEngine.on(conf);
+    try (DeltaTable table = TestTables.open(path, conf)) {
+      for (long version = 1; version <= 4; version++) {
+        TestTables.committed(
+            table.commit(
+                "app",
+                version,
+                TestTables.writeFiles(path, TYPE, List.of(), List.of(GenericRowData.of(version)))));
+      }
+      // Every Hadoop Configuration made on this thread looks its files up through it.
+      Thread thread = Thread.currentThread();
+      ClassLoader previous = thread.getContextClassLoader();
+      ConfigurationFileLookups lookups = new ConfigurationFileLookups(previous);
+      thread.setContextClassLoader(lookups);
+      try {
+        table.snapshot().writeCheckpoint(engine.forCheckpointOf(table.snapshot()));
+      } finally {
+        thread.setContextClassLoader(previous);
+      }
+      assertThat(lookups.names).isEmpty();
+    }
+    assertThat(DeltaTableReader.lastCheckpointVersion(path)).isEqualTo(4);
+    for (long v = 0; v < 4; v++) {
+      Files.delete(dir.resolve(String.format("t/_delta_log/%020d.json", v)));
+    }
+    assertThat(DeltaTableReader.readAll(path))
+        .containsExactlyInAnyOrder(List.of(1L), List.of(2L), List.of(3L), List.of(4L));
+  }
+
+  /** Records lookups of the files a new Hadoop Configuration reads when first asked. */
+  private static final class ConfigurationFileLookups extends ClassLoader {
+    final List<String> names = new ArrayList<>();
+
+    ConfigurationFileLookups(ClassLoader parent) {
+      super(parent);
+    }
+
+    @Override
+    public java.net.URL getResource(String name) {
+      if (name.equals("core-default.xml") || name.equals("core-site.xml")) {
+        names.add(name);
+      }
+      return super.getResource(name);
+    }
+  }
+
+  @Test
   void aCheckpointWriteThatFailsHalfwayLeavesNoFile() throws Exception {
     String path = dir.resolve("t").toUri().toString();
     Configuration conf = HadoopConfigurations.of(Map.of());
