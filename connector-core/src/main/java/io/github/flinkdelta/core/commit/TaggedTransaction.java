@@ -10,15 +10,13 @@ import io.delta.kernel.Transaction;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.ConcurrentTransactionException;
-import io.delta.kernel.internal.actions.SetTransaction;
-import io.delta.kernel.internal.actions.SingleAction;
-import io.delta.kernel.internal.util.Utils;
 import io.delta.kernel.utils.CloseableIterable;
-import io.delta.kernel.utils.CloseableIterator;
 import io.github.flinkdelta.core.catalog.TableReference;
-import java.io.IOException;
+import io.github.flinkdelta.core.kernel.TransactionAction;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.UnaryOperator;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -70,9 +68,7 @@ record TaggedTransaction(Transaction txn, Optional<Row> tag) {
             .buildUpdateTableTransaction(TableReference.ENGINE_INFO, operation)
             .withMaxRetries(0)
             .build(engine);
-    Row tag =
-        SingleAction.createTxnSingleAction(
-            new SetTransaction(appId, txnVersion, Optional.of(System.currentTimeMillis())).toRow());
+    Row tag = TransactionAction.of(appId, txnVersion, System.currentTimeMillis());
     return new TaggedTransaction(txn, Optional.of(tag));
   }
 
@@ -83,20 +79,8 @@ record TaggedTransaction(Transaction txn, Optional<Row> tag) {
 
   /** {@code actions}, after the tag when the builder does not hold it. */
   CloseableIterable<Row> actions(CloseableIterable<Row> actions) {
-    if (tag.isEmpty()) {
-      return actions;
-    }
-    Row first = tag.get();
-    return new CloseableIterable<>() {
-      @Override
-      public CloseableIterator<Row> iterator() {
-        return Utils.singletonCloseableIterator(first).combine(actions.iterator());
-      }
-
-      @Override
-      public void close() throws IOException {
-        actions.close();
-      }
-    };
+    return tag.isEmpty()
+        ? actions
+        : CommitActions.of(List.of(tag.get()), actions, () -> {}, UnaryOperator.identity());
   }
 }
