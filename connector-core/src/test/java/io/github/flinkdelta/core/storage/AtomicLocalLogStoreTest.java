@@ -5,7 +5,9 @@
 package io.github.flinkdelta.core.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.delta.storage.HadoopFileSystemLogStore;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +23,10 @@ import org.apache.hadoop.fs.LocalFileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Concurrent writers of one Delta log version: exactly one wins, whole; the rest are told. */
+/**
+ * Concurrent writers of one Delta log version: exactly one wins, whole; the rest are told. A
+ * listing from a version gives what Hadoop's listing gives, from the log's files after that name.
+ */
 class AtomicLocalLogStoreTest {
 
   @TempDir Path dir;
@@ -87,5 +92,70 @@ class AtomicLocalLogStoreTest {
       assertThat(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8))
           .contains("\"version\":20");
     }
+  }
+
+  @Test
+  void aListingFromAVersionGivesWhatHadoopsListingOfTheWholeLogGives() throws Exception {
+    Path log = Files.createDirectories(dir.resolve("_delta_log"));
+    for (int version = 0; version < 30; version++) {
+      Files.writeString(log.resolve(String.format("%020d.json", version)), "{}\n".repeat(version));
+      Files.writeString(log.resolve(String.format("%020d.crc", version)), "{}");
+    }
+    Files.writeString(log.resolve(String.format("%020d.checkpoint.parquet", 20)), "checkpoint");
+    Files.writeString(log.resolve("_last_checkpoint"), "{\"version\":20}");
+    Files.writeString(log.resolve(".00000000000000000030.json.0a1b.tmp"), "{}");
+    Files.writeString(log.resolve(".00000000000000000029.json.crc"), "hadoop");
+    Files.createDirectories(log.resolve("_staged_commits"));
+    Configuration conf = HadoopConfigurations.of(Map.of());
+    AtomicLocalLogStore ours = new AtomicLocalLogStore(conf);
+    HadoopFileSystemLogStore hadoops =
+        new HadoopFileSystemLogStore(conf) {
+          @Override
+          public void write(
+              org.apache.hadoop.fs.Path path,
+              java.util.Iterator<String> actions,
+              Boolean overwrite,
+              Configuration hadoopConf) {
+            throw new UnsupportedOperationException();
+          }
+
+          @Override
+          public Boolean isPartialWriteVisible(
+              org.apache.hadoop.fs.Path path, Configuration hadoopConf) {
+            return false;
+          }
+        };
+
+    for (String from :
+        List.of(
+            String.format("%020d.json", 0),
+            String.format("%020d.json", 20),
+            String.format("%020d.checkpoint.parquet", 25),
+            String.format("%020d.json", 31))) {
+      org.apache.hadoop.fs.Path start = new org.apache.hadoop.fs.Path(log.resolve(from).toUri());
+      assertThat(statuses(ours.listFrom(start, conf)))
+          .as("listing from %s", from)
+          .isNotEmpty()
+          .containsExactlyElementsOf(statuses(hadoops.listFrom(start, conf)));
+    }
+    org.apache.hadoop.fs.Path missing =
+        new org.apache.hadoop.fs.Path(dir.resolve("none/_delta_log/0.json").toUri());
+    assertThatThrownBy(() -> ours.listFrom(missing, conf))
+        .isInstanceOf(java.io.FileNotFoundException.class);
+  }
+
+  private static List<String> statuses(java.util.Iterator<org.apache.hadoop.fs.FileStatus> listed) {
+    List<String> statuses = new ArrayList<>();
+    listed.forEachRemaining(
+        status ->
+            statuses.add(
+                status.getPath()
+                    + " "
+                    + status.getLen()
+                    + " "
+                    + status.isDirectory()
+                    + " "
+                    + status.getModificationTime()));
+    return statuses;
   }
 }
