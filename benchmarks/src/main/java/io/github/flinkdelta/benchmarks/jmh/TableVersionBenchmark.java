@@ -19,8 +19,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.util.concurrent.Executors;
 import org.apache.hadoop.conf.Configuration;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -76,7 +76,7 @@ public class TableVersionBenchmark {
       tables[i] =
           DeltaTable.open(
               TableRequest.of(new PathTableLocator(path), conf).creatingIfMissing(definition));
-      checkpoints[i] = tables[i].checkpoints(10, new OnCallingThread());
+      checkpoints[i] = tables[i].checkpoints(10, Executors.newDirectExecutorService());
     }
   }
 
@@ -110,41 +110,5 @@ public class TableVersionBenchmark {
     checkpoints[table].committed(tables[table].snapshot());
     tables[table].reloadIfDue(checkpoints[table].latestCheckpointVersion());
     return committed.tableVersion();
-  }
-
-  /** Runs each task at once on the thread that hands it over. */
-  private static final class OnCallingThread extends AbstractExecutorService {
-    private volatile boolean shutdown;
-
-    @Override
-    public void execute(Runnable command) {
-      command.run();
-    }
-
-    @Override
-    public void shutdown() {
-      shutdown = true;
-    }
-
-    @Override
-    public List<Runnable> shutdownNow() {
-      shutdown = true;
-      return List.of();
-    }
-
-    @Override
-    public boolean isShutdown() {
-      return shutdown;
-    }
-
-    @Override
-    public boolean isTerminated() {
-      return shutdown;
-    }
-
-    @Override
-    public boolean awaitTermination(long timeout, TimeUnit unit) {
-      return true;
-    }
   }
 }

@@ -86,6 +86,7 @@ public final class AtomicLocalLogStore extends HadoopFileSystemLogStore {
     String fromName = from.getFileName().toString();
     FileSystem fs = path.getFileSystem(conf);
     Path parent = fs.makeQualified(path.getParent());
+    long blockSize = fs.getDefaultBlockSize(parent);
     List<FileStatus> listed = new ArrayList<>();
     try (DirectoryStream<java.nio.file.Path> entries = Files.newDirectoryStream(from.getParent())) {
       for (java.nio.file.Path entry : entries) {
@@ -105,7 +106,7 @@ public final class AtomicLocalLogStore extends HadoopFileSystemLogStore {
                 attributes.size(),
                 attributes.isDirectory(),
                 1,
-                fs.getDefaultBlockSize(parent),
+                blockSize,
                 attributes.lastModifiedTime().toMillis(),
                 new Path(parent, name)));
       }
