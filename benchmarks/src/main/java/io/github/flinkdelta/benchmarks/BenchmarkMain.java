@@ -76,8 +76,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *       DynamicRun}): {@code --dynamic-rows N} (default 10,000,000) rows spread over {@code
  *       --dynamic-tables a,b} (default {@code 10,100,1000}) tables, appended and, with {@code
  *       event_id} as primary key, as changes over {@code --dynamic-keys N} (default 1,000,000) keys
- *       ({@code --dynamic-modes append,upsert}); {@code --dynamic-contenders a,b}, {@code
- *       --dynamic-repeats N} (default 1). Rows/s, heap after GC, commit latency from each
+ *       ({@code --dynamic-modes append,upsert}); {@code --dynamic-contenders a,b} (default {@code
+ *       delta-dynamic,iceberg-dynamic}; {@code delta-dynamic-catalog} writes Unity Catalog managed
+ *       tables in the embedded catalog), {@code --dynamic-repeats N} (default 1). Rows/s, heap after GC, commit latency from each
  *       checkpoint to its commit being visible in every table, time to create the tables; every
  *       table read back (limited by {@code --read-limit-seconds}). {@code benchmark-dynamic.json}.
  * </ul>

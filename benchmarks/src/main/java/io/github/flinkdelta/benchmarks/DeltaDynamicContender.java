@@ -12,6 +12,10 @@ import io.github.flinkdelta.sink.dynamic.DynamicRecord;
 import io.github.flinkdelta.sink.dynamic.DynamicRecordGenerator;
 import io.github.flinkdelta.sink.dynamic.DynamicSinkOptions;
 import io.github.flinkdelta.sink.dynamic.DynamicTable;
+import io.github.flinkdelta.testkit.UnityCatalogServer;
+import io.github.flinkdelta.uc.Secret;
+import io.github.flinkdelta.uc.UnityCatalogConnection;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,33 +27,56 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.table.data.RowData;
 
 /**
- * This project's dynamic sink ({@code DeltaSink.dynamic}) writing path tables under one root, each
- * created by the sink when its first record arrives; upsert tables have {@code event_id} as primary
- * key. A table exists once its version 0 is committed; a checkpoint's commit is visible once the
- * commit file whose transaction version is the checkpoint id is. Tables are read back through
- * Kernel ({@link FullScan}), deletion vectors applied.
+ * This project's dynamic sink ({@code DeltaSink.dynamic}) writing path tables under one root, or
+ * Unity Catalog managed tables in the embedded catalog ({@code uc-testkit}, in the run's JVM, over
+ * HTTP on loopback), each created by the sink when its first record arrives; upsert tables have
+ * {@code event_id} as primary key. A table exists once its version 0 is committed; a checkpoint's
+ * commit is visible once the commit file whose transaction version is the checkpoint id is (for a
+ * managed table, its published commit file: written once the catalog has ratified the version, so
+ * the latency counts publishing too). Tables are read back through Kernel ({@link FullScan}),
+ * deletion vectors applied.
  */
 final class DeltaDynamicContender implements DynamicContender {
 
   static final String NAME = "delta-dynamic";
+  static final String CATALOG_NAME = "delta-dynamic-catalog";
 
+  /**
+   * The catalog that completes the workload's {@code schema.table} names in the catalog flavour.
+   */
+  private static final String CATALOG = "main";
+
+  private final boolean unityCatalog;
   private Path root;
+  private UnityCatalogServer catalog;
   private DynamicWorkload workload;
   private DynamicDeltaSinkBuilder<RowData> sink;
 
+  /**
+   * @param unityCatalog managed tables in the embedded catalog rather than path tables
+   */
+  DeltaDynamicContender(boolean unityCatalog) {
+    this.unityCatalog = unityCatalog;
+  }
+
   @Override
-  public void prepare(Path dir, DynamicWorkload workload, int parallelism) {
+  public void prepare(Path dir, DynamicWorkload workload, int parallelism) throws Exception {
     this.root = dir.resolve("delta-tables");
     this.workload = workload;
-    sink =
-        DeltaSink.dynamic(new Tables(workload.tables(), workload.upserts()))
-            .tableRoot(root.toUri().toString())
-            .option(DeltaSinkOptions.COMPRESSION, Compression.SNAPPY)
-            // Every table stays open, as Iceberg's caches are sized to hold every table.
-            .option(
-                DynamicSinkOptions.MAX_CACHED_TABLES,
-                Math.max(DynamicSinkOptions.MAX_CACHED_TABLES.defaultValue(), workload.tables()))
-            .uidPrefix(NAME);
+    sink = DeltaSink.dynamic(new Tables(workload.tables(), workload.upserts()));
+    if (unityCatalog) {
+      catalog = UnityCatalogServer.builder().storageRoot(root).build().start();
+      sink.unityCatalog(new UnityCatalogConnection(catalog.uri(), Secret.of("benchmark")))
+          .defaultNamespace(CATALOG);
+    } else {
+      sink.tableRoot(root.toUri().toString());
+    }
+    sink.option(DeltaSinkOptions.COMPRESSION, Compression.SNAPPY)
+        // Every table stays open, as Iceberg's caches are sized to hold every table.
+        .option(
+            DynamicSinkOptions.MAX_CACHED_TABLES,
+            Math.max(DynamicSinkOptions.MAX_CACHED_TABLES.defaultValue(), workload.tables()))
+        .uidPrefix(NAME);
     if (workload.upserts()) {
       // The router runs at the sink's parallelism: a key's changes reach it on one path.
       sink.distributeBy(new ByKey());
@@ -61,8 +88,17 @@ final class DeltaDynamicContender implements DynamicContender {
     rows.sinkTo(sink.build()).name(NAME).uid(NAME);
   }
 
+  /** The table's directory; null for a managed table the catalog does not hold. */
   private Path table(int table) {
-    return root.resolve(DynamicWorkload.NAMESPACE).resolve(DynamicWorkload.tableName(table));
+    if (!unityCatalog) {
+      return root.resolve(DynamicWorkload.NAMESPACE).resolve(DynamicWorkload.tableName(table));
+    }
+    String location = catalog.storageLocation(fullName(table));
+    return location == null ? null : Path.of(URI.create(location));
+  }
+
+  private static String fullName(int table) {
+    return CATALOG + "." + DynamicWorkload.NAMESPACE + "." + DynamicWorkload.tableName(table);
   }
 
   @Override
@@ -70,7 +106,7 @@ final class DeltaDynamicContender implements DynamicContender {
     List<TableCommits> commits = new ArrayList<>();
     for (int t = 0; t < workload.tables(); t++) {
       Path table = table(t);
-      if (!Files.isDirectory(table.resolve("_delta_log"))) {
+      if (table == null || !Files.isDirectory(table.resolve("_delta_log"))) {
         continue;
       }
       Map<Long, Long> visible = new HashMap<>();
@@ -93,7 +129,19 @@ final class DeltaDynamicContender implements DynamicContender {
 
   @Override
   public void read(int table, RowDigest digest) throws Exception {
-    FullScan.read(table(table).toUri().toString(), digest);
+    String uri = table(table).toUri().toString();
+    if (unityCatalog) {
+      FullScan.read(uri, catalog.latestVersion(fullName(table)), digest);
+    } else {
+      FullScan.read(uri, digest);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (catalog != null) {
+      catalog.close();
+    }
   }
 
   /**

@@ -36,13 +36,22 @@ interface DynamicContender extends AutoCloseable {
 
   static DynamicContender named(String name) {
     return switch (name) {
-      case DeltaDynamicContender.NAME -> new DeltaDynamicContender();
+      case DeltaDynamicContender.NAME -> new DeltaDynamicContender(false);
+      case DeltaDynamicContender.CATALOG_NAME -> new DeltaDynamicContender(true);
       case IcebergDynamicContender.NAME -> new IcebergDynamicContender();
       default ->
           throw new IllegalArgumentException(
-              "Unknown dynamic contender '" + name + "'; known: " + String.join(", ", NAMES));
+              "Unknown dynamic contender '" + name + "'; known: " + String.join(", ", KNOWN));
     };
   }
 
+  /** The contenders of a run that names none. */
   List<String> NAMES = List.of(DeltaDynamicContender.NAME, IcebergDynamicContender.NAME);
+
+  /** Every contender, the default ones and the catalog flavour of this sink. */
+  List<String> KNOWN =
+      List.of(
+          DeltaDynamicContender.NAME,
+          DeltaDynamicContender.CATALOG_NAME,
+          IcebergDynamicContender.NAME);
 }

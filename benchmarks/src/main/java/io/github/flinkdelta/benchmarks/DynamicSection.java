@@ -79,7 +79,7 @@ final class DynamicSection {
   static void print(List<Figures> runs, BenchmarkOptions options, PrintStream out) {
     out.println();
     out.printf(
-        "%-7s %6s %-16s %12s %12s %10s %10s %10s %10s %6s%n",
+        "%-7s %6s %-21s %12s %12s %10s %10s %10s %10s %6s%n",
         "mode",
         "tables",
         "contender",
@@ -96,7 +96,7 @@ final class DynamicSection {
           List<Map<String, Object>> of = of(runs, mode, tables, contender);
           out.printf(
               Locale.ROOT,
-              "%-7s %,6d %-16s %12s %12s %10s %10s %10s %10s %6s%n",
+              "%-7s %,6d %-21s %12s %12s %10s %10s %10s %10s %6s%n",
               mode,
               tables,
               contender,

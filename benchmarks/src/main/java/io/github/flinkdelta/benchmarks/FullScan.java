@@ -6,6 +6,7 @@ package io.github.flinkdelta.benchmarks;
 
 import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
+import io.delta.kernel.SnapshotBuilder;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
@@ -57,9 +58,22 @@ final class FullScan {
    * already; the result's contents are the digest's after this table.
    */
   static Result read(String table, RowDigest digest) throws IOException {
+    return read(table, -1, digest);
+  }
+
+  /**
+   * As {@link #read(String, RowDigest)}, for a catalog-managed table whose commits are all
+   * published: {@code catalogVersion} is the latest version its catalog ratified (-1 for a table
+   * the catalog does not manage).
+   */
+  static Result read(String table, long catalogVersion, RowDigest digest) throws IOException {
     long started = System.nanoTime();
     Engine engine = DefaultEngine.create(HadoopConfigurations.of(Map.of()));
-    Snapshot snapshot = TableManager.loadSnapshot(table).build(engine);
+    SnapshotBuilder builder = TableManager.loadSnapshot(table);
+    if (catalogVersion >= 0) {
+      builder = builder.withMaxCatalogVersion(catalogVersion);
+    }
+    Snapshot snapshot = builder.build(engine);
     Scan scan = snapshot.getScanBuilder().build();
     Row scanState = scan.getScanState(engine);
     StructType physical = ScanStateRow.getPhysicalDataReadSchema(scanState);

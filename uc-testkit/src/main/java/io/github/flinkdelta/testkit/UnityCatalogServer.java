@@ -152,8 +152,20 @@ public final class UnityCatalogServer implements AutoCloseable {
     return new Builder();
   }
 
+  /**
+   * Whether the JDK's HTTP server sends small writes at once (TCP_NODELAY). It writes a response's
+   * headers and body apart; without it, the body waits for the client's delayed acknowledgement of
+   * the headers, about 40 ms on Linux, and every call took that long (45 ms against 2.4 ms for a
+   * GET on loopback), where Unity Catalog's own server answers at once. Read once per JVM, when the
+   * first JDK HTTP server starts.
+   */
+  private static final String NO_DELAY = "sun.net.httpserver.nodelay";
+
   /** Starts listening; returns this server. */
   public synchronized UnityCatalogServer start() throws IOException {
+    if (System.getProperty(NO_DELAY) == null) {
+      System.setProperty(NO_DELAY, "true");
+    }
     InetSocketAddress address =
         new InetSocketAddress(InetAddress.getLoopbackAddress(), settings.port);
     if (settings.tlsContext == null) {
@@ -218,6 +230,15 @@ public final class UnityCatalogServer implements AutoCloseable {
     CatalogState.Table table = state.tables.get(fullTableName);
     CatalogState.CommitLog log = table == null ? null : state.commits.get(table.id());
     return log == null ? -1 : log.latestVersion;
+  }
+
+  /**
+   * The storage location of a table ({@code file:///...} for local storage), or null when the
+   * catalog has no table of that name.
+   */
+  public synchronized String storageLocation(String fullTableName) {
+    CatalogState.Table table = state.tables.get(fullTableName);
+    return table == null ? null : table.location();
   }
 
   @Override
