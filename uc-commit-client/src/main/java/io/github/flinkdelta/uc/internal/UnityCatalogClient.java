@@ -16,31 +16,20 @@ import io.delta.kernel.unitycatalog.UCCatalogManagedClient;
 import io.delta.kernel.unitycatalog.UCTableIdentifier;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.storage.commit.TableIdentifier;
-import io.delta.storage.commit.uccommitcoordinator.UCClient;
 import io.delta.storage.commit.uccommitcoordinator.UCDeltaClient;
 import io.delta.storage.commit.uccommitcoordinator.UCDeltaModels;
-import io.delta.storage.commit.uccommitcoordinator.UCDeltaTokenBasedRestClient;
 import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.checkpoint.VersionChecksums;
 import io.github.flinkdelta.uc.UnityCatalogAccessDeniedException;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import io.unitycatalog.client.ApiClient;
-import io.unitycatalog.client.ApiClientBuilder;
 import io.unitycatalog.client.ApiException;
-import io.unitycatalog.client.api.TablesApi;
-import io.unitycatalog.client.api.TemporaryCredentialsApi;
-import io.unitycatalog.client.auth.TokenProvider;
 import io.unitycatalog.client.model.CreateStagingTable;
 import io.unitycatalog.client.model.GenerateTemporaryTableCredential;
 import io.unitycatalog.client.model.StagingTableInfo;
 import io.unitycatalog.client.model.TableInfo;
 import io.unitycatalog.client.model.TableOperation;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -62,49 +51,34 @@ import org.slf4j.LoggerFactory;
 public final class UnityCatalogClient implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(UnityCatalogClient.class);
-  private static final String API_BASE = "/api/2.1/unity-catalog";
 
   /** Retries of the commit that registers a new managed table. */
   private static final int CREATE_RETRIES = 2;
 
-  /**
-   * The commit-API probe, relative to {@link #API_BASE}: protocol 1.0, a catalog that is absent.
-   */
-  static final String PROBE = "/delta/v1/config?catalog=_probe&protocol-versions=1.0";
-
   private final UnityCatalogConnection connection;
-  private final UCClient commitClient;
+  private final CatalogSession session;
   private final UCDeltaClient deltaClient;
   private final UCCatalogManagedClient kernelClient;
   private final ApiClient api;
+  private boolean closed;
 
+  /**
+   * A client of {@code connection}; clients of the same connection and the same {@code hadoopConf}
+   * instance share their HTTP client and commit clients while any of them is open ({@link
+   * CatalogSession}).
+   */
   public UnityCatalogClient(UnityCatalogConnection connection, Configuration hadoopConf) {
     this.connection = connection;
-    Map<String, String> auth = connection.auth().tokenProviderConfig();
-    Map<String, String> config = new HashMap<>();
-    config.put("uri", connection.endpoint().toString());
-    auth.forEach((key, value) -> config.put("auth." + key, value));
-    TokenProvider tokens = TokenProvider.create(auth);
-    // Retries with jittered backoff, as the clients inside Kernel and delta-storage do.
-    this.api = ApiClientBuilder.create().uri(connection.endpoint()).tokenProvider(tokens).build();
-    api.setConnectTimeout(connection.requestTimeout());
-    api.setReadTimeout(connection.requestTimeout());
-    if (usesDeltaApi(tokens)) {
-      Configuration conf = new Configuration(hadoopConf);
-      UCDeltaTokenBasedRestClient client = new UCDeltaTokenBasedRestClient(config, () -> conf);
-      this.deltaClient = client;
-      this.commitClient = client;
-    } else {
-      this.deltaClient = null;
-      this.commitClient = new LegacyCommitClient(connection.endpoint().toString(), tokens, api);
-    }
-    this.kernelClient = new UCCatalogManagedClient(commitClient);
+    this.session = CatalogSession.acquire(connection, hadoopConf);
+    this.deltaClient = session.deltaClient();
+    this.kernelClient = session.kernelClient();
+    this.api = session.api();
   }
 
   /** The table of that name, or empty when the catalog has none. */
   public Optional<UnityCatalogTable> find(UnityCatalogTableName name) {
     try {
-      TableInfo info = new TablesApi(api).getTable(name.toString(), null, null);
+      TableInfo info = session.tables().getTable(name.toString(), null, null);
       return Optional.of(UnityCatalogNamespace.catalogTable(name, info));
     } catch (ApiException e) {
       if (e.getCode() == 404 && UnityCatalogErrors.fromCatalog(e)) {
@@ -124,7 +98,8 @@ public final class UnityCatalogClient implements AutoCloseable {
    */
   public void requireWritable(UnityCatalogTable table) {
     try {
-      new TemporaryCredentialsApi(api)
+      session
+          .credentials()
           .generateTemporaryTableCredentials(
               new GenerateTemporaryTableCredential()
                   .tableId(table.id())
@@ -183,7 +158,8 @@ public final class UnityCatalogClient implements AutoCloseable {
       StagingTableInfo staging;
       try {
         staging =
-            new TablesApi(api)
+            session
+                .tables()
                 .createStagingTable(
                     new CreateStagingTable()
                         .name(name.table())
@@ -310,64 +286,11 @@ public final class UnityCatalogClient implements AutoCloseable {
   }
 
   @Override
-  public void close() {
-    try {
-      commitClient.close();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+  public synchronized void close() {
+    if (!closed) {
+      closed = true;
+      session.release();
     }
-  }
-
-  /**
-   * Whether to use the UC Delta API: configured, or detected. The probe asks for the configuration
-   * of a catalog that does not exist, naming the protocol version delta-storage's client speaks (UC
-   * OSS 0.6.0 answers a probe without {@code protocol-versions} with 400, whatever the catalog). A
-   * server with the Delta API answers 404 with the Delta API's own error body ({@code
-   * {"error":{...}}}), or 200 should the catalog exist; one older than UC 0.5 has no {@code
-   * /delta/v1} route at all.
-   */
-  private boolean usesDeltaApi(TokenProvider tokens) {
-    return switch (connection.commitApi()) {
-      case DELTA_V1 -> true;
-      case LEGACY -> false;
-      case AUTO -> {
-        HttpRequest probe =
-            HttpRequest.newBuilder(URI.create(connection.endpoint() + API_BASE + PROBE))
-                .header("Authorization", "Bearer " + tokens.accessToken())
-                .timeout(connection.requestTimeout())
-                .GET()
-                .build();
-        try {
-          HttpResponse<String> answer =
-              HttpClient.newBuilder()
-                  .connectTimeout(connection.requestTimeout())
-                  .build()
-                  .send(probe, HttpResponse.BodyHandlers.ofString());
-          boolean deltaBody = answer.body() != null && answer.body().contains("\"error\":{");
-          boolean deltaApi =
-              answer.statusCode() == 200 || (answer.statusCode() == 404 && deltaBody);
-          if (!deltaApi && deltaBody) {
-            // It has the Delta API but refused the probe: say so rather than switch silently.
-            LOG.warn(
-                "Unity Catalog at {} refused the UC Delta API probe (HTTP {}: {}); committing"
-                    + " through /delta/preview/commits. Set the commit API explicitly to choose.",
-                connection.endpoint(),
-                answer.statusCode(),
-                answer.body());
-          }
-          LOG.info(
-              "Unity Catalog at {} {} the UC Delta API",
-              connection.endpoint(),
-              deltaApi ? "offers" : "does not offer");
-          yield deltaApi;
-        } catch (IOException e) {
-          throw UnityCatalogErrors.callFailed(connection, "detect its commit API", e);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw UnityCatalogErrors.callFailed(connection, "detect its commit API", e);
-        }
-      }
-    };
   }
 
   private static TableIdentifier identifier(UnityCatalogTableName name) {
