@@ -22,6 +22,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * cost one of each per connection.
  *
  * <p>A session is closed when its last client closes, so that nothing of a job outlives it in the
- * process.
+ * process; only the commit API a catalog offers is remembered beyond it.
  */
 final class CatalogSession {
 
@@ -47,6 +48,14 @@ final class CatalogSession {
 
   /** The open sessions; guarded by itself. */
   private static final Map<Key, CatalogSession> OPEN = new HashMap<>();
+
+  /**
+   * Per connection that leaves the commit API to detection, the connection with the API the catalog
+   * offered, found once per process: every table a sink finds or creates opens a client, and the
+   * sessions are shared by the detected connection (the one tables carry once found).
+   */
+  private static final Map<UnityCatalogConnection, UnityCatalogConnection> DETECTED =
+      new ConcurrentHashMap<>();
 
   private static final String API_BASE = "/api/2.1/unity-catalog";
 
@@ -70,14 +79,14 @@ final class CatalogSession {
     UnityCatalogConnection connection = key.connection();
     Map<String, String> auth = connection.auth().tokenProviderConfig();
     TokenProvider tokens = TokenProvider.create(auth);
-    this.http = HttpClient.newBuilder().connectTimeout(connection.requestTimeout()).build();
+    this.http = httpClient(connection);
     // Retries with jittered backoff, as the clients inside Kernel and delta-storage do.
     this.api = ApiClientBuilder.create().uri(connection.endpoint()).tokenProvider(tokens).build();
     api.setHttpClientBuilder(new OneHttpClient(http));
     api.setReadTimeout(connection.requestTimeout());
     this.tables = new TablesApi(api);
     this.credentials = new TemporaryCredentialsApi(api);
-    if (usesDeltaApi(connection, tokens)) {
+    if (connection.commitApi() == UnityCatalogConnection.CommitApi.DELTA_V1) {
       Map<String, String> config = new HashMap<>();
       config.put("uri", connection.endpoint().toString());
       auth.forEach((name, value) -> config.put("auth." + name, value));
@@ -97,7 +106,7 @@ final class CatalogSession {
    * {@link #release} it once done.
    */
   static CatalogSession acquire(UnityCatalogConnection connection, Configuration conf) {
-    Key key = new Key(connection, conf);
+    Key key = new Key(detected(connection), conf);
     synchronized (OPEN) {
       CatalogSession open = OPEN.get(key);
       if (open != null) {
@@ -105,7 +114,7 @@ final class CatalogSession {
         return open;
       }
     }
-    // Opening may probe the catalog: other sessions are not held up meanwhile.
+    // Made outside the lock: other sessions are not held up meanwhile.
     CatalogSession opened = new CatalogSession(key);
     synchronized (OPEN) {
       CatalogSession open = OPEN.get(key);
@@ -167,52 +176,68 @@ final class CatalogSession {
     }
   }
 
+  private static HttpClient httpClient(UnityCatalogConnection connection) {
+    return HttpClient.newBuilder().connectTimeout(connection.requestTimeout()).build();
+  }
+
+  /** {@code connection} with its commit API: as configured, or as detected. */
+  private static UnityCatalogConnection detected(UnityCatalogConnection connection) {
+    if (connection.commitApi() != UnityCatalogConnection.CommitApi.AUTO) {
+      return connection;
+    }
+    UnityCatalogConnection known = DETECTED.get(connection);
+    if (known != null) {
+      return known;
+    }
+    UnityCatalogConnection found =
+        connection.withCommitApi(
+            offersDeltaApi(connection)
+                ? UnityCatalogConnection.CommitApi.DELTA_V1
+                : UnityCatalogConnection.CommitApi.LEGACY);
+    DETECTED.putIfAbsent(connection, found);
+    return found;
+  }
+
   /**
-   * Whether to use the UC Delta API: configured, or detected. The probe asks for the configuration
-   * of a catalog that does not exist, naming the protocol version delta-storage's client speaks (UC
-   * OSS 0.6.0 answers a probe without {@code protocol-versions} with 400, whatever the catalog). A
-   * server with the Delta API answers 404 with the Delta API's own error body ({@code
-   * {"error":{...}}}), or 200 should the catalog exist; one older than UC 0.5 has no {@code
-   * /delta/v1} route at all.
+   * Whether the catalog offers the UC Delta API. The probe asks for the configuration of a catalog
+   * that does not exist, naming the protocol version delta-storage's client speaks (UC OSS 0.6.0
+   * answers a probe without {@code protocol-versions} with 400, whatever the catalog). A server
+   * with the Delta API answers 404 with the Delta API's own error body ({@code {"error":{...}}}),
+   * or 200 should the catalog exist; one older than UC 0.5 has no {@code /delta/v1} route at all.
    */
-  private boolean usesDeltaApi(UnityCatalogConnection connection, TokenProvider tokens) {
-    return switch (connection.commitApi()) {
-      case DELTA_V1 -> true;
-      case LEGACY -> false;
-      case AUTO -> {
-        HttpRequest probe =
-            HttpRequest.newBuilder(URI.create(connection.endpoint() + API_BASE + PROBE))
-                .header("Authorization", "Bearer " + tokens.accessToken())
-                .timeout(connection.requestTimeout())
-                .GET()
-                .build();
-        try {
-          HttpResponse<String> answer = http.send(probe, HttpResponse.BodyHandlers.ofString());
-          boolean deltaBody = answer.body() != null && answer.body().contains("\"error\":{");
-          boolean deltaApi =
-              answer.statusCode() == 200 || (answer.statusCode() == 404 && deltaBody);
-          if (!deltaApi && deltaBody) {
-            // It has the Delta API but refused the probe: say so rather than switch silently.
-            LOG.warn(
-                "Unity Catalog at {} refused the UC Delta API probe (HTTP {}: {}); committing"
-                    + " through /delta/preview/commits. Set the commit API explicitly to choose.",
-                connection.endpoint(),
-                answer.statusCode(),
-                answer.body());
-          }
-          LOG.info(
-              "Unity Catalog at {} {} the UC Delta API",
-              connection.endpoint(),
-              deltaApi ? "offers" : "does not offer");
-          yield deltaApi;
-        } catch (IOException e) {
-          throw UnityCatalogErrors.callFailed(connection, "detect its commit API", e);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw UnityCatalogErrors.callFailed(connection, "detect its commit API", e);
-        }
+  private static boolean offersDeltaApi(UnityCatalogConnection connection) {
+    TokenProvider tokens = TokenProvider.create(connection.auth().tokenProviderConfig());
+    HttpRequest probe =
+        HttpRequest.newBuilder(URI.create(connection.endpoint() + API_BASE + PROBE))
+            .header("Authorization", "Bearer " + tokens.accessToken())
+            .timeout(connection.requestTimeout())
+            .GET()
+            .build();
+    try {
+      HttpResponse<String> answer =
+          httpClient(connection).send(probe, HttpResponse.BodyHandlers.ofString());
+      boolean deltaBody = answer.body() != null && answer.body().contains("\"error\":{");
+      boolean deltaApi = answer.statusCode() == 200 || (answer.statusCode() == 404 && deltaBody);
+      if (!deltaApi && deltaBody) {
+        // It has the Delta API but refused the probe: say so rather than switch silently.
+        LOG.warn(
+            "Unity Catalog at {} refused the UC Delta API probe (HTTP {}: {}); committing"
+                + " through /delta/preview/commits. Set the commit API explicitly to choose.",
+            connection.endpoint(),
+            answer.statusCode(),
+            answer.body());
       }
-    };
+      LOG.info(
+          "Unity Catalog at {} {} the UC Delta API",
+          connection.endpoint(),
+          deltaApi ? "offers" : "does not offer");
+      return deltaApi;
+    } catch (IOException e) {
+      throw UnityCatalogErrors.callFailed(connection, "detect its commit API", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw UnityCatalogErrors.callFailed(connection, "detect its commit API", e);
+    }
   }
 
   /** A connection and a storage configuration, the latter by identity. */

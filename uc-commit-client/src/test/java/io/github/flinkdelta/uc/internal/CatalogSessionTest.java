@@ -20,9 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Clients of one connection and storage configuration share one session while any is open: a sink
- * that opens a client per table it finds, creates or commits probes the catalog once, not per
- * table, and the session closes with its last client.
+ * Clients of one connection and storage configuration share one session while any is open, and a
+ * catalog's commit API is detected once per process: a sink that opens a client per table it finds,
+ * creates or commits probes the catalog once, not per table, and the session closes with its last
+ * client.
  */
 class CatalogSessionTest {
 
@@ -64,7 +65,7 @@ class CatalogSessionTest {
   }
 
   @Test
-  void theLastClientToCloseClosesTheSessionAndTheNextOpensAnother() {
+  void theLastClientToCloseClosesTheSessionAndTheNextOpensAnotherWithoutProbingAgain() {
     int before = CatalogSession.openSessions();
     UnityCatalogClient first = new UnityCatalogClient(connection, conf);
     UnityCatalogClient second = new UnityCatalogClient(connection, conf);
@@ -78,17 +79,30 @@ class CatalogSessionTest {
     try (UnityCatalogClient again = new UnityCatalogClient(connection, conf)) {
       assertThat(again.find(UnityCatalogTableName.parse("main.default.absent"))).isEmpty();
     }
-    assertThat(server.faults().calls(PROBE)).isEqualTo(2);
+    assertThat(server.faults().calls(PROBE)).isEqualTo(1);
     assertThat(CatalogSession.openSessions()).isEqualTo(before);
   }
 
   @Test
   void clientsOfAnotherStorageConfigurationHaveASessionOfTheirOwn() {
+    int before = CatalogSession.openSessions();
     try (UnityCatalogClient one = new UnityCatalogClient(connection, conf);
         UnityCatalogClient other =
             new UnityCatalogClient(connection, HadoopConfigurations.of(Map.of()))) {
       assertThat(one.commitApi()).isEqualTo(other.commitApi());
-      assertThat(server.faults().calls(PROBE)).isEqualTo(2);
+      assertThat(CatalogSession.openSessions()).isEqualTo(before + 2);
+    }
+    assertThat(server.faults().calls(PROBE)).isEqualTo(1);
+  }
+
+  @Test
+  void aConnectionLeftToDetectionSharesTheSessionOfTheConnectionNamingTheDetectedApi() {
+    int before = CatalogSession.openSessions();
+    UnityCatalogConnection named = connection.withCommitApi(CommitApi.DELTA_V1);
+    try (UnityCatalogClient detecting = new UnityCatalogClient(connection, conf);
+        UnityCatalogClient naming = new UnityCatalogClient(named, conf)) {
+      assertThat(detecting.commitApi()).isEqualTo(naming.commitApi());
+      assertThat(CatalogSession.openSessions()).isEqualTo(before + 1);
     }
   }
 }
