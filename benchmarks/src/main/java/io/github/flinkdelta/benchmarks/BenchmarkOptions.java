@@ -41,6 +41,7 @@ record BenchmarkOptions(
     List<String> dynamicModes,
     List<String> dynamicContenders,
     int dynamicRepeats,
+    long dynamicCheckpointMs,
     Path out,
     boolean full,
     boolean objectReuse,
@@ -99,6 +100,7 @@ record BenchmarkOptions(
     List<String> dynamicModes = List.of("append", "upsert");
     List<String> dynamicContenders = DynamicContender.NAMES;
     int dynamicRepeats = 1;
+    long dynamicCheckpointMs = DynamicRun.CHECKPOINT_INTERVAL_MS;
     Path out = Path.of("target");
     long orderSeed = System.nanoTime();
     for (int i = 0; i < args.length; i++) {
@@ -136,6 +138,7 @@ record BenchmarkOptions(
         case "--dynamic-modes" -> dynamicModes = List.of(args[++i].split(","));
         case "--dynamic-contenders" -> dynamicContenders = List.of(args[++i].split(","));
         case "--dynamic-repeats" -> dynamicRepeats = Integer.parseInt(args[++i]);
+        case "--dynamic-checkpoint-ms" -> dynamicCheckpointMs = Long.parseLong(args[++i]);
         case "--out" -> out = Path.of(args[++i]);
         case "--order-seed" -> orderSeed = Long.parseLong(args[++i]);
         default -> throw new IllegalArgumentException("Unknown option " + args[i]);
@@ -180,10 +183,11 @@ record BenchmarkOptions(
         || dynamicRows <= 0
         || dynamicKeys <= 0
         || dynamicKeys > Integer.MAX_VALUE
-        || dynamicRepeats <= 0) {
+        || dynamicRepeats <= 0
+        || dynamicCheckpointMs <= 0) {
       throw new IllegalArgumentException(
-          "--dynamic-tables, --dynamic-rows, --dynamic-keys (at most 2^31 - 1) and"
-              + " --dynamic-repeats must be positive");
+          "--dynamic-tables, --dynamic-rows, --dynamic-keys (at most 2^31 - 1),"
+              + " --dynamic-repeats and --dynamic-checkpoint-ms must be positive");
     }
     for (String section : sections) {
       if (!SECTIONS.contains(section)) {
@@ -228,6 +232,7 @@ record BenchmarkOptions(
         dynamicModes,
         dynamicContenders,
         dynamicRepeats,
+        dynamicCheckpointMs,
         out,
         full,
         objectReuse,

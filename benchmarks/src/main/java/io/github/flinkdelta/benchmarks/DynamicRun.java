@@ -21,12 +21,12 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * until it was visible in every table it wrote; then every table read back ({@link
  * DynamicReadBack}).
  *
- * <p>Arguments: {@code contender mode tables rows keys read-limit-seconds repeat work-dir
- * result-file} ({@code repeat} only names the run's directory).
+ * <p>Arguments: {@code contender mode tables rows keys read-limit-seconds repeat
+ * checkpoint-interval-ms work-dir result-file} ({@code repeat} only names the run's directory).
  */
 public final class DynamicRun {
 
-  /** The comparison's parallelism, checkpoint interval and heap. */
+  /** The comparison's parallelism, default checkpoint interval and heap. */
   private static final RunSettings SETTINGS = RunSettings.defaults(0);
 
   static final int PARALLELISM = SETTINGS.parallelism();
@@ -44,14 +44,20 @@ public final class DynamicRun {
             Long.parseLong(args[3]),
             Long.parseLong(args[4]));
     long readLimitSeconds = Long.parseLong(args[5]);
-    Path dir = Path.of(args[7]);
-    Path result = Path.of(args[8]);
-    run(name, workload, readLimitSeconds, dir, result).write(result);
+    long checkpointMs = Long.parseLong(args[7]);
+    Path dir = Path.of(args[8]);
+    Path result = Path.of(args[9]);
+    run(name, workload, readLimitSeconds, checkpointMs, dir, result).write(result);
     System.exit(0);
   }
 
   static Figures run(
-      String name, DynamicWorkload workload, long readLimitSeconds, Path dir, Path result)
+      String name,
+      DynamicWorkload workload,
+      long readLimitSeconds,
+      long checkpointMs,
+      Path dir,
+      Path result)
       throws Exception {
     Figures figures =
         new Figures("dynamic " + name + " " + workload.mode().id() + " " + workload.tables())
@@ -61,7 +67,7 @@ public final class DynamicRun {
             .put("rows", workload.rows())
             .put("keys", workload.upserts() ? workload.keys() : null)
             .put("parallelism", PARALLELISM)
-            .put("checkpoint_interval_ms", CHECKPOINT_INTERVAL_MS);
+            .put("checkpoint_interval_ms", checkpointMs);
     try (DynamicContender contender = DynamicContender.named(name)) {
       Map<Long, Long> completedAt = new HashMap<>();
       long warmedUp;
@@ -69,7 +75,7 @@ public final class DynamicRun {
         contender.prepare(dir, workload, PARALLELISM);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(PARALLELISM);
-        env.enableCheckpointing(CHECKPOINT_INTERVAL_MS);
+        env.enableCheckpointing(checkpointMs);
         contender.attach(workload.source(env));
 
         com.sun.management.OperatingSystemMXBean os =
@@ -114,7 +120,8 @@ public final class DynamicRun {
   /**
    * Table creation and commit latency from the tables' histories: from the first row generated to
    * the last table existing, and to the last table holding rows; for each checkpoint that committed
-   * rows, from its completion to the moment its commit was visible in every table it wrote.
+   * rows, from its completion to the moment its commit was visible in every table it wrote (also
+   * for the checkpoints after the warm-up, and for those that completed once every table existed).
    */
   private static void commitFigures(
       List<TableCommits> tables,
@@ -152,6 +159,11 @@ public final class DynamicRun {
         CommitLatencies.ofOwnCheckpoints(completedAt, everywhere, identity, Long.MIN_VALUE);
     List<Long> afterWarmUp =
         CommitLatencies.ofOwnCheckpoints(completedAt, everywhere, identity, warmedUp);
+    // Checkpoints that completed once every table existed: commits that no creation held up.
+    List<Long> afterCreation =
+        tables.size() == workload.tables()
+            ? CommitLatencies.ofOwnCheckpoints(completedAt, everywhere, identity, lastCreated)
+            : List.of();
     figures
         .put("commit_latency_checkpoints", latencies.size())
         .put("commit_latency_all_tables_p50_ms", CommitLatencies.percentile(latencies, 50))
@@ -160,7 +172,11 @@ public final class DynamicRun {
         .put("commit_latency_checkpoints_after_warm_up", afterWarmUp.size())
         .put(
             "commit_latency_all_tables_p99_after_warm_up_ms",
-            CommitLatencies.percentile(afterWarmUp, 99));
+            CommitLatencies.percentile(afterWarmUp, 99))
+        .put("commit_latency_checkpoints_after_creation", afterCreation.size())
+        .put(
+            "commit_latency_all_tables_p99_after_creation_ms",
+            CommitLatencies.percentile(afterCreation, 99));
   }
 
   /** The median of the heap samples' bytes; 0 without samples. */

@@ -37,7 +37,7 @@ final class DynamicSection {
         options.dynamicContenders(),
         options.dynamicRepeats(),
         DynamicRun.PARALLELISM,
-        DynamicRun.CHECKPOINT_INTERVAL_MS,
+        options.dynamicCheckpointMs(),
         DynamicRun.HEAP);
     List<Figures> runs = new ArrayList<>();
     for (String mode : options.dynamicModes()) {
@@ -58,7 +58,8 @@ final class DynamicSection {
                     Long.toString(options.dynamicRows()),
                     Long.toString(options.dynamicKeys()),
                     Long.toString(options.readLimitSeconds()),
-                    Integer.toString(repeat));
+                    Integer.toString(repeat),
+                    Long.toString(options.dynamicCheckpointMs()));
             run.put("mode", mode).put("tables", tables).put("contender", contender);
             runs.add(run);
             System.out.print(run);
