@@ -66,14 +66,12 @@ final class DeltaUnityCatalogContender implements Contender {
     return DeltaPathContender.checkpointsOf(tableDirectory());
   }
 
-  private Path tableDirectory() throws java.io.IOException {
-    try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(storage)) {
-      return paths
-          .filter(p -> p.getFileName().toString().equals("_delta_log"))
-          .findFirst()
-          .orElseThrow(() -> new IllegalStateException("no _delta_log under " + storage))
-          .getParent();
+  private Path tableDirectory() {
+    String location = catalog.storageLocation(TABLE);
+    if (location == null) {
+      throw new IllegalStateException("The catalog has no table " + TABLE);
     }
+    return Path.of(java.net.URI.create(location));
   }
 
   @Override

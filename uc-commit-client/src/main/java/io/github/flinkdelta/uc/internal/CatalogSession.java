@@ -63,7 +63,6 @@ final class CatalogSession {
   private static final String PROBE = "/delta/v1/config?catalog=_probe&protocol-versions=1.0";
 
   private final Key key;
-  private final HttpClient http;
   private final ApiClient api;
   private final TablesApi tables;
   private final TemporaryCredentialsApi credentials;
@@ -79,10 +78,9 @@ final class CatalogSession {
     UnityCatalogConnection connection = key.connection();
     Map<String, String> auth = connection.auth().tokenProviderConfig();
     TokenProvider tokens = TokenProvider.create(auth);
-    this.http = httpClient(connection);
     // Retries with jittered backoff, as the clients inside Kernel and delta-storage do.
     this.api = ApiClientBuilder.create().uri(connection.endpoint()).tokenProvider(tokens).build();
-    api.setHttpClientBuilder(new OneHttpClient(http));
+    api.setHttpClientBuilder(new OneHttpClient(httpClient(connection)));
     api.setReadTimeout(connection.requestTimeout());
     this.tables = new TablesApi(api);
     this.credentials = new TemporaryCredentialsApi(api);

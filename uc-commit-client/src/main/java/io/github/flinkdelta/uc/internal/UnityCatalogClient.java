@@ -22,7 +22,6 @@ import io.github.flinkdelta.core.catalog.TableReference;
 import io.github.flinkdelta.core.checkpoint.VersionChecksums;
 import io.github.flinkdelta.uc.UnityCatalogAccessDeniedException;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
-import io.unitycatalog.client.ApiClient;
 import io.unitycatalog.client.ApiException;
 import io.unitycatalog.client.model.CreateStagingTable;
 import io.unitycatalog.client.model.GenerateTemporaryTableCredential;
@@ -57,9 +56,6 @@ public final class UnityCatalogClient implements AutoCloseable {
 
   private final UnityCatalogConnection connection;
   private final CatalogSession session;
-  private final UCDeltaClient deltaClient;
-  private final UCCatalogManagedClient kernelClient;
-  private final ApiClient api;
   private boolean closed;
 
   /**
@@ -70,9 +66,6 @@ public final class UnityCatalogClient implements AutoCloseable {
   public UnityCatalogClient(UnityCatalogConnection connection, Configuration hadoopConf) {
     this.connection = connection;
     this.session = CatalogSession.acquire(connection, hadoopConf);
-    this.deltaClient = session.deltaClient();
-    this.kernelClient = session.kernelClient();
-    this.api = session.api();
   }
 
   /** The table of that name, or empty when the catalog has none. */
@@ -133,6 +126,7 @@ public final class UnityCatalogClient implements AutoCloseable {
     Map<String, String> tableProperties = new HashMap<>(properties);
     String id;
     String location;
+    UCDeltaClient deltaClient = session.deltaClient();
     if (deltaClient != null) {
       UCDeltaModels.StagingTableInfo staging;
       try {
@@ -178,7 +172,8 @@ public final class UnityCatalogClient implements AutoCloseable {
     List<Column> partitions = new ArrayList<>();
     partitionColumns.forEach(c -> partitions.add(new Column(c)));
     Transaction create =
-        kernelClient
+        session
+            .kernelClient()
             .buildCreateTableTransaction(
                 id,
                 location,
@@ -238,7 +233,7 @@ public final class UnityCatalogClient implements AutoCloseable {
 
   /** The schemas and tables of {@code catalog}, through this client's connection. */
   public UnityCatalogNamespace namespace(String catalog) {
-    return new UnityCatalogNamespace(connection, api, catalog);
+    return new UnityCatalogNamespace(connection, session.api(), catalog);
   }
 
   /** The latest snapshot of a managed table, with the catalog's ratified commits. */
@@ -256,21 +251,25 @@ public final class UnityCatalogClient implements AutoCloseable {
       UnityCatalogTable table,
       Optional<Long> version,
       Optional<Long> timestampMillis) {
-    return kernelClient.loadSnapshot(
-        engine, table.id(), table.location(), identifier(table), version, timestampMillis);
+    return session
+        .kernelClient()
+        .loadSnapshot(
+            engine, table.id(), table.location(), identifier(table), version, timestampMillis);
   }
 
   /** The commits of a managed table from {@code start} through {@code end}, both included. */
   public CommitRange loadCommitRange(Engine engine, UnityCatalogTable table, long start, long end) {
-    return kernelClient.loadCommitRange(
-        engine,
-        table.id(),
-        table.location(),
-        identifier(table),
-        Optional.of(start),
-        Optional.empty(),
-        Optional.of(end),
-        Optional.empty());
+    return session
+        .kernelClient()
+        .loadCommitRange(
+            engine,
+            table.id(),
+            table.location(),
+            identifier(table),
+            Optional.of(start),
+            Optional.empty(),
+            Optional.of(end),
+            Optional.empty());
   }
 
   private static UCTableIdentifier identifier(UnityCatalogTable table) {
@@ -280,7 +279,7 @@ public final class UnityCatalogClient implements AutoCloseable {
 
   /** Which commit API this client uses, after detection. */
   public UnityCatalogConnection.CommitApi commitApi() {
-    return deltaClient != null
+    return session.deltaClient() != null
         ? UnityCatalogConnection.CommitApi.DELTA_V1
         : UnityCatalogConnection.CommitApi.LEGACY;
   }
