@@ -5,6 +5,7 @@
 package io.github.flinkdelta.cdc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.delta.kernel.TableManager;
 import io.delta.kernel.defaults.engine.DefaultEngine;
@@ -16,6 +17,7 @@ import io.github.flinkdelta.testkit.UnityCatalogServerExtension;
 import io.github.flinkdelta.uc.Secret;
 import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.math.BigDecimal;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -228,44 +230,96 @@ class MariaDbPipelineITCase {
   @Test
   void aDatabaseLandsInUnityCatalogManagedTablesEachVersionRatifiedByTheCatalog(
       @InjectMiniCluster MiniCluster cluster) throws Exception {
-    db.execute(
-        "CREATE DATABASE crm",
-        "CREATE TABLE crm.accounts (id INT PRIMARY KEY, name VARCHAR(64), balance DECIMAL(12,2))",
-        "CREATE TABLE crm.notes (body VARCHAR(200))",
-        "INSERT INTO crm.accounts VALUES (1, 'ann', 10.00), (2, 'bob', 20.50), (3, 'cy', 0.00)",
-        "INSERT INTO crm.notes VALUES ('first'), ('second')");
     UnityCatalogServer server = catalog.server();
     UnityCatalogConnection connection = new UnityCatalogConnection(server.uri(), Secret.of(TOKEN));
+    landsInManagedTables(
+        cluster, "crm", PipelineRuns.unityCatalogSink(server.uri(), TOKEN), connection, "main");
+    for (String table : List.of("accounts", "notes")) {
+      String name = "main.crm." + table;
+      assertThat(server.latestVersion(name))
+          .as("the catalog ratified every version of %s", name)
+          .isEqualTo(CatalogTables.read(connection, name).version());
+    }
+  }
+
+  /**
+   * The same flow into a real Unity Catalog endpoint named by {@code UC_URI}, {@code UC_TOKEN} and
+   * {@code UC_CATALOG} (a fresh schema {@code crm_<millis>} of that catalog each run, created by the
+   * sink); skipped, saying why, when they are unset. Rows are read back through the catalog, at the
+   * version the catalog gives as its latest.
+   */
+  @Test
+  void aDatabaseLandsInManagedTablesOfARealUnityCatalogEndpoint(
+      @InjectMiniCluster MiniCluster cluster) throws Exception {
+    for (String variable : List.of("UC_URI", "UC_TOKEN", "UC_CATALOG")) {
+      assumeTrue(
+          System.getenv(variable) != null,
+          "Skipped: set UC_URI, UC_TOKEN and UC_CATALOG to run the pipeline against a real Unity"
+              + " Catalog endpoint; "
+              + variable
+              + " is unset.");
+    }
+    URI uri = URI.create(System.getenv("UC_URI"));
+    String token = System.getenv("UC_TOKEN");
+    String catalogName = System.getenv("UC_CATALOG");
+    landsInManagedTables(
+        cluster,
+        "crm_" + System.currentTimeMillis(),
+        PipelineRuns.unityCatalogSink(uri, token, catalogName),
+        new UnityCatalogConnection(uri, Secret.of(token)),
+        catalogName);
+  }
+
+  /**
+   * Two tables of {@code database}, one keyed, one not, through the pipeline into managed tables of
+   * {@code catalogName}: their snapshot, then an insert, an update, a delete, an added column and
+   * the update of it; each read back through the catalog against the database's rows.
+   */
+  private void landsInManagedTables(
+      MiniCluster cluster,
+      String database,
+      String sink,
+      UnityCatalogConnection connection,
+      String catalogName)
+      throws Exception {
+    db.execute(
+        "CREATE DATABASE " + database,
+        "CREATE TABLE "
+            + database
+            + ".accounts (id INT PRIMARY KEY, name VARCHAR(64), balance DECIMAL(12,2))",
+        "CREATE TABLE " + database + ".notes (body VARCHAR(200))",
+        "INSERT INTO "
+            + database
+            + ".accounts VALUES (1, 'ann', 10.00), (2, 'bob', 20.50), (3, 'cy', 0.00)",
+        "INSERT INTO " + database + ".notes VALUES ('first'), ('second')");
     String yaml =
-        db.pipelineSource("crm.\\.*", "5405-5409")
+        db.pipelineSource(database + ".\\.*", "5405-5409")
             + String.join(
                 "\n",
-                "  scan.incremental.snapshot.chunk.key-column: crm.notes:body",
-                PipelineRuns.unityCatalogSink(server.uri(), TOKEN) + "pipeline:",
-                "  name: crm into unity catalog",
+                "  scan.incremental.snapshot.chunk.key-column: " + database + ".notes:body",
+                sink + "pipeline:",
+                "  name: " + database + " into unity catalog",
                 "  parallelism: 1",
                 "  schema.change.behavior: evolve",
                 "");
     JobID job = submit(cluster, yaml, null);
-    awaitCatalog(connection, "accounts", "notes");
+    String tables = catalogName + "." + database;
+    awaitCatalog(connection, database, tables, "accounts", "notes");
 
     db.execute(
-        "INSERT INTO crm.accounts VALUES (4, 'dee', 1.25)",
-        "UPDATE crm.accounts SET balance = 99.99 WHERE id = 1",
-        "DELETE FROM crm.accounts WHERE id = 2",
-        "ALTER TABLE crm.accounts ADD COLUMN tier VARCHAR(8)",
-        "UPDATE crm.accounts SET tier = 'gold' WHERE id = 3",
-        "INSERT INTO crm.notes VALUES ('third')");
-    awaitCatalog(connection, "accounts", "notes");
+        "INSERT INTO " + database + ".accounts VALUES (4, 'dee', 1.25)",
+        "UPDATE " + database + ".accounts SET balance = 99.99 WHERE id = 1",
+        "DELETE FROM " + database + ".accounts WHERE id = 2",
+        "ALTER TABLE " + database + ".accounts ADD COLUMN tier VARCHAR(8)",
+        "UPDATE " + database + ".accounts SET tier = 'gold' WHERE id = 3",
+        "INSERT INTO " + database + ".notes VALUES ('third')");
+    awaitCatalog(connection, database, tables, "accounts", "notes");
     cluster.cancelJob(job).get();
     for (String table : List.of("accounts", "notes")) {
-      String name = "main.crm." + table;
+      String name = tables + "." + table;
       assertThat(CatalogTables.find(connection, name).orElseThrow().managed())
           .as("%s managed", name)
           .isTrue();
-      assertThat(server.latestVersion(name))
-          .as("the catalog ratified every version of %s", name)
-          .isEqualTo(CatalogTables.read(connection, name).version());
     }
   }
 
@@ -284,17 +338,22 @@ class MariaDbPipelineITCase {
     return job;
   }
 
-  /** Waits until each table of {@code crm}, read through the catalog, holds the database's rows. */
-  private void awaitCatalog(UnityCatalogConnection connection, String... tables) throws Exception {
+  /**
+   * Waits until each table of {@code database}, read through the catalog as {@code
+   * catalogSchema.table}, holds the database's rows.
+   */
+  private void awaitCatalog(
+      UnityCatalogConnection connection, String database, String catalogSchema, String... tables)
+      throws Exception {
     long deadline = System.nanoTime() + PATIENCE.toNanos();
     for (String table : tables) {
-      String name = "main.crm." + table;
-      List<List<Object>> expected = databaseRows("crm." + table);
+      String name = catalogSchema + "." + table;
+      List<List<Object>> expected = databaseRows(database + "." + table);
       List<List<Object>> actual = catalogRows(connection, name);
       while (System.nanoTime() < deadline && !same(actual, expected)) {
         PipelineRuns.assertRunning(cluster, job);
         Thread.sleep(200);
-        expected = databaseRows("crm." + table);
+        expected = databaseRows(database + "." + table);
         actual = catalogRows(connection, name);
       }
       assertThat(actual)

@@ -25,15 +25,16 @@ import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 
 /**
  * The pipeline from a real database, measured: MariaDB tables loaded with rows, the {@code delta}
- * pipeline (parallelism 2, checkpoints every second) reading their snapshot, then a steady rate of
- * updates while a beacon row is updated every 100 ms. Reports the snapshot's rows per second (from
- * the job's submission to the first beacon visible in Delta, which Flink CDC reads only after every
- * snapshot chunk) and the beacon's change-to-visible latency (the database's commit to the Delta
- * table holding it, polled every 100 ms). Lives here, not in the benchmarks module, because the
- * pipeline runs on Flink 1.20 and that module on the default Flink version.
+ * pipeline (parallelism 1 unless told, checkpoints every second) reading their snapshot, then a
+ * steady rate of updates while a beacon row is updated every 100 ms. Reports the snapshot's rows
+ * per second (from the job's submission to the first beacon visible in Delta, which Flink CDC reads
+ * only after every snapshot chunk) and the beacon's change-to-visible latency (the database's
+ * commit to the Delta table holding it, polled every 100 ms). Lives here, not in the benchmarks
+ * module, because the pipeline runs on Flink 1.20 and that module on the default Flink version.
  *
  * <p>{@code ./mvnw -B -Pflink-1.20,benchmark -pl cdc-pipeline -am package -DskipTests
- * -Dbenchmark.args="TABLES ROWS CHANGES_PER_SECOND SECONDS"}
+ * -Dbenchmark.args="TABLES ROWS CHANGES_PER_SECOND SECONDS [PARALLELISM]"}; parallelism 1 by
+ * default, as the pipeline docs advise for Flink CDC 3.2 (FLINK-36690).
  */
 public final class PipelineBenchmark {
 
@@ -46,6 +47,7 @@ public final class PipelineBenchmark {
     int rows = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
     int changesPerSecond = args.length > 2 ? Integer.parseInt(args[2]) : 1_000;
     int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 60;
+    int parallelism = args.length > 4 ? Integer.parseInt(args[4]) : 1;
     Path work = Files.createTempDirectory("pipeline-benchmark");
     try (MariaDbServer db = MariaDbServer.start(work.resolve("mariadb"))) {
       long loading = System.nanoTime();
@@ -66,22 +68,25 @@ public final class PipelineBenchmark {
                   .setNumSlotsPerTaskManager(2)
                   .build())) {
         cluster.start();
-        run(db, cluster, work.resolve("lake"), tables, rows, changesPerSecond, seconds);
+        run(
+            db,
+            cluster,
+            work.resolve("lake"),
+            new Load(tables, rows, changesPerSecond, seconds, parallelism));
       }
     }
     // Flink CDC's binlog client leaves threads that keep the JVM alive.
     System.exit(0);
   }
 
-  private static void run(
-      MariaDbServer db,
-      MiniCluster cluster,
-      Path lake,
-      int tables,
-      int rows,
-      int changesPerSecond,
-      int seconds)
+  /** What one run loads and changes, and the pipeline's parallelism. */
+  private record Load(int tables, int rows, int changesPerSecond, int seconds, int parallelism) {}
+
+  private static void run(MariaDbServer db, MiniCluster cluster, Path lake, Load load)
       throws Exception {
+    int tables = load.tables();
+    int rows = load.rows();
+    int changesPerSecond = load.changesPerSecond();
     String yaml =
         db.pipelineSource("bench.\\.*", "5400-5404")
             + String.join(
@@ -91,7 +96,7 @@ public final class PipelineBenchmark {
                 "  catalog.properties.warehouse: " + lake.toUri(),
                 "pipeline:",
                 "  name: benchmark",
-                "  parallelism: 2",
+                "  parallelism: " + load.parallelism(),
                 "");
     String beacon = lake.resolve("bench").resolve("beacon").toUri().toString();
     long submitted = System.nanoTime();
@@ -121,7 +126,7 @@ public final class PipelineBenchmark {
     Thread changes =
         new Thread(() -> change(db, tables, rows, changesPerSecond, sentAt, changing), "changes");
     changes.start();
-    long end = System.nanoTime() + seconds * 1_000_000_000L;
+    long end = System.nanoTime() + load.seconds() * 1_000_000_000L;
     long seen = 1;
     long giveUp = end + 300_000_000_000L;
     while ((System.nanoTime() < end || seen < sentAt.size() + 1) && System.nanoTime() < giveUp) {
@@ -149,11 +154,12 @@ public final class PipelineBenchmark {
     Collections.sort(sorted);
     System.out.printf(
         Locale.ROOT,
-        "| tables | rows | snapshot s | snapshot rows/s | changes/s | beacons | p50 ms | p99 ms |"
-            + " max ms | rows landed |%n|---|---|---|---|---|---|---|---|---|---|%n"
-            + "| %d | %,d | %.1f | %,.0f | %d | %d | %.0f | %.0f | %.0f | %,d |%n",
+        "| tables | rows | parallelism | snapshot s | snapshot rows/s | changes/s | beacons | p50 ms | p99 ms |"
+            + " max ms | rows landed |%n|---|---|---|---|---|---|---|---|---|---|---|%n"
+            + "| %d | %,d | %d | %.1f | %,.0f | %d | %d | %.0f | %.0f | %.0f | %,d |%n",
         tables,
         (long) tables * rows,
+        load.parallelism(),
         snapshotSeconds,
         tables * (double) rows / snapshotSeconds,
         changesPerSecond,

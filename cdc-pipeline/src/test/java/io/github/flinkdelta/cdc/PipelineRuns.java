@@ -55,13 +55,18 @@ final class PipelineRuns {
 
   /** The YAML of a {@code delta} sink into Unity Catalog managed tables of catalog {@code main}. */
   static String unityCatalogSink(URI catalog, String token) {
+    return unityCatalogSink(catalog, token, "main");
+  }
+
+  /** The sink block for managed tables in {@code catalogName} of the catalog at {@code catalog}. */
+  static String unityCatalogSink(URI catalog, String token, String catalogName) {
     return String.join(
         "\n",
         "sink:",
         "  type: delta",
         "  catalog.properties.uri: " + catalog,
         "  catalog.properties.token: " + token,
-        "  namespace: main",
+        "  namespace: " + catalogName,
         "");
   }
 
