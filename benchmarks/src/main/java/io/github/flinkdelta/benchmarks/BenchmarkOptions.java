@@ -42,6 +42,7 @@ record BenchmarkOptions(
     List<String> dynamicContenders,
     int dynamicRepeats,
     long dynamicCheckpointMs,
+    long dynamicCommitIntervalMs,
     Path out,
     boolean full,
     boolean objectReuse,
@@ -101,6 +102,7 @@ record BenchmarkOptions(
     List<String> dynamicContenders = DynamicContender.NAMES;
     int dynamicRepeats = 1;
     long dynamicCheckpointMs = DynamicRun.CHECKPOINT_INTERVAL_MS;
+    long dynamicCommitIntervalMs = 0;
     Path out = Path.of("target");
     long orderSeed = System.nanoTime();
     for (int i = 0; i < args.length; i++) {
@@ -139,6 +141,7 @@ record BenchmarkOptions(
         case "--dynamic-contenders" -> dynamicContenders = List.of(args[++i].split(","));
         case "--dynamic-repeats" -> dynamicRepeats = Integer.parseInt(args[++i]);
         case "--dynamic-checkpoint-ms" -> dynamicCheckpointMs = Long.parseLong(args[++i]);
+        case "--dynamic-commit-interval-ms" -> dynamicCommitIntervalMs = Long.parseLong(args[++i]);
         case "--out" -> out = Path.of(args[++i]);
         case "--order-seed" -> orderSeed = Long.parseLong(args[++i]);
         default -> throw new IllegalArgumentException("Unknown option " + args[i]);
@@ -178,16 +181,18 @@ record BenchmarkOptions(
           "--read-rows must be positive and --read-latency-versions not negative");
     }
     dynamicModes.forEach(DynamicWorkload.Mode::of);
-    dynamicContenders.forEach(DynamicContender::named);
+    dynamicContenders.forEach(name -> DynamicContender.named(name, 0));
     if (dynamicTables.stream().anyMatch(tables -> tables < 1)
         || dynamicRows <= 0
         || dynamicKeys <= 0
         || dynamicKeys > Integer.MAX_VALUE
         || dynamicRepeats <= 0
-        || dynamicCheckpointMs <= 0) {
+        || dynamicCheckpointMs <= 0
+        || dynamicCommitIntervalMs < 0) {
       throw new IllegalArgumentException(
           "--dynamic-tables, --dynamic-rows, --dynamic-keys (at most 2^31 - 1),"
-              + " --dynamic-repeats and --dynamic-checkpoint-ms must be positive");
+              + " --dynamic-repeats and --dynamic-checkpoint-ms must be positive,"
+              + " --dynamic-commit-interval-ms not negative");
     }
     for (String section : sections) {
       if (!SECTIONS.contains(section)) {
@@ -233,6 +238,7 @@ record BenchmarkOptions(
         dynamicContenders,
         dynamicRepeats,
         dynamicCheckpointMs,
+        dynamicCommitIntervalMs,
         out,
         full,
         objectReuse,

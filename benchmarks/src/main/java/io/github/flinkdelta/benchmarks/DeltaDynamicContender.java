@@ -18,6 +18,7 @@ import io.github.flinkdelta.uc.UnityCatalogConnection;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -47,6 +48,7 @@ final class DeltaDynamicContender implements DynamicContender {
   private static final String CATALOG = "main";
 
   private final boolean unityCatalog;
+  private final long commitIntervalMs;
   private Path root;
   private UnityCatalogServer catalog;
   private DynamicWorkload workload;
@@ -54,9 +56,11 @@ final class DeltaDynamicContender implements DynamicContender {
 
   /**
    * @param unityCatalog managed tables in the embedded catalog rather than path tables
+   * @param commitIntervalMs the sink's {@code sink.dynamic.commit-interval}
    */
-  DeltaDynamicContender(boolean unityCatalog) {
+  DeltaDynamicContender(boolean unityCatalog, long commitIntervalMs) {
     this.unityCatalog = unityCatalog;
+    this.commitIntervalMs = commitIntervalMs;
   }
 
   @Override
@@ -76,6 +80,7 @@ final class DeltaDynamicContender implements DynamicContender {
         .option(
             DynamicSinkOptions.MAX_CACHED_TABLES,
             Math.max(DynamicSinkOptions.MAX_CACHED_TABLES.defaultValue(), workload.tables()))
+        .option(DynamicSinkOptions.COMMIT_INTERVAL, Duration.ofMillis(commitIntervalMs))
         .uidPrefix(NAME);
     if (workload.upserts()) {
       // The router runs at the sink's parallelism: a key's changes reach it on one path.

@@ -34,10 +34,16 @@ interface DynamicContender extends AutoCloseable {
   @Override
   default void close() throws Exception {}
 
-  static DynamicContender named(String name) {
+  /**
+   * The contender of {@code name}.
+   *
+   * @param commitIntervalMs this sink's {@code sink.dynamic.commit-interval}; Iceberg's sink has
+   *     none
+   */
+  static DynamicContender named(String name, long commitIntervalMs) {
     return switch (name) {
-      case DeltaDynamicContender.NAME -> new DeltaDynamicContender(false);
-      case DeltaDynamicContender.CATALOG_NAME -> new DeltaDynamicContender(true);
+      case DeltaDynamicContender.NAME -> new DeltaDynamicContender(false, commitIntervalMs);
+      case DeltaDynamicContender.CATALOG_NAME -> new DeltaDynamicContender(true, commitIntervalMs);
       case IcebergDynamicContender.NAME -> new IcebergDynamicContender();
       default ->
           throw new IllegalArgumentException(

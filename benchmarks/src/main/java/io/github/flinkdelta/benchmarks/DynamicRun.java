@@ -22,7 +22,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * DynamicReadBack}).
  *
  * <p>Arguments: {@code contender mode tables rows keys read-limit-seconds repeat
- * checkpoint-interval-ms work-dir result-file} ({@code repeat} only names the run's directory).
+ * checkpoint-interval-ms commit-interval-ms work-dir result-file} ({@code repeat} only names the
+ * run's directory; {@code commit-interval-ms} is this sink's {@code sink.dynamic.commit-interval}).
+ * With a commit interval, a checkpoint's rows may become visible with a later checkpoint's commit:
+ * its latency is then taken to each table's first commit of it or a later checkpoint.
  */
 public final class DynamicRun {
 
@@ -45,9 +48,11 @@ public final class DynamicRun {
             Long.parseLong(args[4]));
     long readLimitSeconds = Long.parseLong(args[5]);
     long checkpointMs = Long.parseLong(args[7]);
-    Path dir = Path.of(args[8]);
-    Path result = Path.of(args[9]);
-    run(name, workload, readLimitSeconds, checkpointMs, dir, result).write(result);
+    long commitIntervalMs = Long.parseLong(args[8]);
+    Path dir = Path.of(args[9]);
+    Path result = Path.of(args[10]);
+    run(name, workload, readLimitSeconds, checkpointMs, commitIntervalMs, dir, result)
+        .write(result);
     System.exit(0);
   }
 
@@ -56,6 +61,7 @@ public final class DynamicRun {
       DynamicWorkload workload,
       long readLimitSeconds,
       long checkpointMs,
+      long commitIntervalMs,
       Path dir,
       Path result)
       throws Exception {
@@ -68,7 +74,11 @@ public final class DynamicRun {
             .put("keys", workload.upserts() ? workload.keys() : null)
             .put("parallelism", PARALLELISM)
             .put("checkpoint_interval_ms", checkpointMs);
-    try (DynamicContender contender = DynamicContender.named(name)) {
+    boolean waits = commitIntervalMs > 0 && !name.equals(IcebergDynamicContender.NAME);
+    if (waits) {
+      figures.put("commit_interval_ms", commitIntervalMs);
+    }
+    try (DynamicContender contender = DynamicContender.named(name, commitIntervalMs)) {
       Map<Long, Long> completedAt = new HashMap<>();
       long warmedUp;
       try (EmbeddedFlink flink = new EmbeddedFlink(PARALLELISM, dir.resolve("checkpoints"))) {
@@ -110,7 +120,7 @@ public final class DynamicRun {
               .put("max_heap_mb", Runtime.getRuntime().maxMemory() / 1e6);
         }
       }
-      commitFigures(contender.commits(), completedAt, warmedUp, workload, figures);
+      commitFigures(contender.commits(), completedAt, warmedUp, workload, waits, figures);
       figures.write(result);
       DynamicReadBack.check(name, contender, workload, readLimitSeconds, figures, result);
     }
@@ -128,6 +138,7 @@ public final class DynamicRun {
       Map<Long, Long> completedAt,
       long warmedUp,
       DynamicWorkload workload,
+      boolean waits,
       Figures figures) {
     long firstRow = DynamicWorkload.firstRowMillis();
     long lastCreated = tables.stream().mapToLong(TableCommits::createdAtMillis).max().orElse(-1);
@@ -149,7 +160,9 @@ public final class DynamicRun {
     // Each checkpoint's last table commit, against the checkpoint it carries.
     List<CommitObserver.Visible> everywhere = new ArrayList<>();
     Map<Long, Long> identity = new HashMap<>();
-    TableCommits.visibleEverywhere(tables)
+    (waits
+            ? TableCommits.visibleEverywhereFrom(tables, completedAt.keySet())
+            : TableCommits.visibleEverywhere(tables))
         .forEach(
             (checkpoint, at) -> {
               everywhere.add(new CommitObserver.Visible(checkpoint, at));

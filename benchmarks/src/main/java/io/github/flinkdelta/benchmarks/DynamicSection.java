@@ -29,7 +29,8 @@ final class DynamicSection {
   static void run(BenchmarkOptions options, Path work, Path out) throws Exception {
     System.out.printf(
         "Dynamic: %,d rows (upserts: changes over %,d keys) into %s new tables, %s, contenders %s,"
-            + " %d repetition(s), parallelism %d, a checkpoint every %d ms, heap %s%n",
+            + " %d repetition(s), parallelism %d, a checkpoint every %d ms, this sink's commit"
+            + " interval %d ms, heap %s%n",
         options.dynamicRows(),
         options.dynamicKeys(),
         options.dynamicTables(),
@@ -38,6 +39,7 @@ final class DynamicSection {
         options.dynamicRepeats(),
         DynamicRun.PARALLELISM,
         options.dynamicCheckpointMs(),
+        options.dynamicCommitIntervalMs(),
         DynamicRun.HEAP);
     List<Figures> runs = new ArrayList<>();
     for (String mode : options.dynamicModes()) {
@@ -59,7 +61,8 @@ final class DynamicSection {
                     Long.toString(options.dynamicKeys()),
                     Long.toString(options.readLimitSeconds()),
                     Integer.toString(repeat),
-                    Long.toString(options.dynamicCheckpointMs()));
+                    Long.toString(options.dynamicCheckpointMs()),
+                    Long.toString(options.dynamicCommitIntervalMs()));
             run.put("mode", mode).put("tables", tables).put("contender", contender);
             runs.add(run);
             System.out.print(run);

@@ -7,9 +7,11 @@ package io.github.flinkdelta.benchmarks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One table's history as its log or metadata records it once the job is done: when the table came
@@ -46,6 +48,27 @@ record TableCommits(int table, long createdAtMillis, Map<Long, Long> visibleAtBy
     for (TableCommits table : tables) {
       table.visibleAtByCheckpoint.forEach(
           (checkpoint, at) -> last.merge(checkpoint, at, Math::max));
+    }
+    return last;
+  }
+
+  /**
+   * For each of {@code checkpoints}, the moment its rows were visible in every table, when a table
+   * may commit them with a later checkpoint's: the last, over the tables that committed it or a
+   * later one, of each one's first such commit. A table that had no rows in a checkpoint counts
+   * with its next commit, so the moment is never early.
+   */
+  static Map<Long, Long> visibleEverywhereFrom(
+      List<TableCommits> tables, Collection<Long> checkpoints) {
+    Map<Long, Long> last = new HashMap<>();
+    for (TableCommits table : tables) {
+      TreeMap<Long, Long> commits = new TreeMap<>(table.visibleAtByCheckpoint);
+      for (long checkpoint : checkpoints) {
+        Map.Entry<Long, Long> first = commits.ceilingEntry(checkpoint);
+        if (first != null) {
+          last.merge(checkpoint, first.getValue(), Math::max);
+        }
+      }
     }
     return last;
   }

@@ -104,6 +104,7 @@ public final class DeltaDynamicTableFactory
                 DeltaTableOptions.TABLE_NAME_COLUMN,
                 DeltaTableOptions.TABLE_NAME_TEMPLATE,
                 DynamicSinkOptions.COMMIT_PARALLELISM,
+                DynamicSinkOptions.COMMIT_INTERVAL,
                 DynamicSinkOptions.MAX_CACHED_TABLES,
                 DynamicSinkOptions.FOLLOW_INTERVAL,
                 DynamicSinkOptions.REFUSED_RECORDS,

@@ -88,6 +88,11 @@ public final class AggregatorState {
     return lastCheckpoint + 1;
   }
 
+  /** The id of the checkpoint after the last whose barrier passed. */
+  public long nextCheckpoint() {
+    return lastCheckpoint + 1;
+  }
+
   /** The barrier of {@code checkpointId} reached the aggregator. */
   public void barrier(long checkpointId) {
     lastCheckpoint = Math.max(lastCheckpoint, checkpointId);

@@ -44,6 +44,7 @@ public final class DynamicDeltaSinkBuilder<T> {
   private static final List<ConfigOption<?>> SINK_WIDE =
       List.of(
           DynamicSinkOptions.COMMIT_PARALLELISM,
+          DynamicSinkOptions.COMMIT_INTERVAL,
           DynamicSinkOptions.MAX_CACHED_TABLES,
           DynamicSinkOptions.FOLLOW_INTERVAL,
           DynamicSinkOptions.REFUSED_RECORDS,

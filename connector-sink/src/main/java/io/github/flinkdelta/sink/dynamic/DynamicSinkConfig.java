@@ -14,7 +14,9 @@ import io.github.flinkdelta.sink.internal.DeltaSinkConfig;
 import java.io.Serializable;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 
 /**
@@ -59,6 +61,14 @@ record DynamicSinkConfig(
       merged.addAll(Configuration.fromMap(own));
     }
     return merged;
+  }
+
+  /** The value of {@code option} that table {@code name}'s own options set, if they set it. */
+  <T> Optional<T> ownOption(String name, ConfigOption<T> option) {
+    Map<String, String> own = tableOptions.get(name);
+    return own == null || !own.containsKey(option.key())
+        ? Optional.empty()
+        : Optional.of(Configuration.fromMap(own).get(option));
   }
 
   /**

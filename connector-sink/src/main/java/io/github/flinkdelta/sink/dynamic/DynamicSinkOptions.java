@@ -37,6 +37,21 @@ public final class DynamicSinkOptions {
               "Tables committed at the same time when a checkpoint completes. Each table with"
                   + " rows in the checkpoint gets one version of its own.");
 
+  public static final ConfigOption<Duration> COMMIT_INTERVAL =
+      ConfigOptions.key("sink.dynamic.commit-interval")
+          .durationType()
+          .defaultValue(Duration.ZERO)
+          .withDescription(
+              "The least time between two versions of one table. At 0 (the default) every table"
+                  + " with rows in a checkpoint gets a version when the checkpoint completes."
+                  + " Longer, a table whose last version is younger keeps the files of the"
+                  + " checkpoints in between in the sink's state, exactly once as any"
+                  + " checkpoint's, and commits them with those of the first checkpoint after the"
+                  + " interval, in one version: fewer versions, Delta checkpoints and catalog"
+                  + " commits per table, and fewer versions for every reader to replay, for rows"
+                  + " visible up to the interval later. A table that is truncated or dropped, and"
+                  + " every table when the input ends, commits at once. May be set per table.");
+
   public static final ConfigOption<Integer> MAX_CACHED_TABLES =
       ConfigOptions.key("sink.dynamic.max-cached-tables")
           .intType()

@@ -10,7 +10,6 @@ import io.github.flinkdelta.sink.committer.AggregatorState;
 import io.github.flinkdelta.sink.committer.DeltaCommittable;
 import io.github.flinkdelta.sink.internal.FlinkCompat;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +27,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Gathers the write results of all writer subtasks (parallelism 1) and emits, per checkpoint, one
- * {@link DynamicCommittable} for each table with files in it, tagged with the sink's app id.
+ * {@link DynamicCommittable} for each table with files in it, tagged with the sink's app id. With a
+ * {@link DynamicSinkOptions#COMMIT_INTERVAL commit interval}, a table's results wait, in this
+ * operator's state, for the first checkpoint the interval allows ({@link WaitingResults}), and the
+ * results of every checkpoint in between become one committable of that checkpoint.
  *
  * <p>The app id lives in this operator's state, as in the single-table sink: made once when the job
  * first starts (or taken from {@code sink.app-id}), it survives restores under a new job id. Each
@@ -47,6 +49,7 @@ final class DynamicWriteResultAggregator
   private final DynamicSinkConfig config;
 
   private transient AggregatorState state;
+  private transient WaitingResults waiting;
   private transient String appId;
 
   /** Per checkpoint, per table: the results of every writer subtask. */
@@ -61,6 +64,7 @@ final class DynamicWriteResultAggregator
     super.initializeState(context);
     pending = new TreeMap<>();
     state = AggregatorState.restore(context);
+    waiting = WaitingResults.restore(config, context);
     String restored = state.restoredAppId();
     if (config.appId() != null) {
       appId = config.appId();
@@ -74,6 +78,7 @@ final class DynamicWriteResultAggregator
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
     state.snapshot(appId, context.getCheckpointId());
+    waiting.snapshot();
   }
 
   /** Gathers a writer subtask's results of one table, by the checkpoint that commits them. */
@@ -92,12 +97,13 @@ final class DynamicWriteResultAggregator
   @Override
   public void prepareSnapshotPreBarrier(long checkpointId) {
     state.barrier(checkpointId);
-    emitUpTo(checkpointId);
+    emit(checkpointId, pending.headMap(checkpointId, true), false);
   }
 
   @Override
   public void endInput() {
-    emitUpTo(Long.MAX_VALUE);
+    long last = pending.isEmpty() ? 0 : pending.lastKey();
+    emit(Math.max(last, state.nextCheckpoint()), pending, true);
   }
 
   /** One table's part of checkpoint {@code id}: after a rescale, deletes of one file are united. */
@@ -119,28 +125,33 @@ final class DynamicWriteResultAggregator
     return null;
   }
 
-  private void emitUpTo(long checkpointId) {
-    Iterator<Map.Entry<Long, Map<String, List<DynamicWriteResult>>>> it =
-        pending.headMap(checkpointId, true).entrySet().iterator();
-    while (it.hasNext()) {
-      Map.Entry<Long, Map<String, List<DynamicWriteResult>>> entry = it.next();
-      long id = entry.getKey();
-      Map<String, List<DynamicWriteResult>> tables = entry.getValue();
-      output.collect(
-          new StreamRecord<>(FlinkCompat.<DynamicCommittable>summary(0, 1, id, tables.size())));
-      tables.forEach(
-          (table, results) ->
-              output.collect(
-                  new StreamRecord<>(
-                      new CommittableWithLineage<>(
-                          new DynamicCommittable(
-                              table,
-                              committable(id, results),
-                              results.stream().anyMatch(DynamicWriteResult::truncates),
-                              droppedTableId(results)),
-                          id,
-                          0))));
-      it.remove();
+  /**
+   * Emits, as committables of checkpoint {@code id}, the results of the tables due for a version:
+   * those of {@code parts} and those that waited.
+   *
+   * @param all whether every table is due (the input ended)
+   */
+  private void emit(long id, Map<Long, Map<String, List<DynamicWriteResult>>> parts, boolean all) {
+    parts.values().forEach(tables -> tables.values().forEach(r -> r.forEach(waiting::add)));
+    parts.clear();
+    Map<String, List<DynamicWriteResult>> due =
+        waiting.takeDue(getProcessingTimeService().getCurrentProcessingTime(), all);
+    if (due.isEmpty()) {
+      return;
     }
+    output.collect(
+        new StreamRecord<>(FlinkCompat.<DynamicCommittable>summary(0, 1, id, due.size())));
+    due.forEach(
+        (table, results) ->
+            output.collect(
+                new StreamRecord<>(
+                    new CommittableWithLineage<>(
+                        new DynamicCommittable(
+                            table,
+                            committable(id, results),
+                            results.stream().anyMatch(DynamicWriteResult::truncates),
+                            droppedTableId(results)),
+                        id,
+                        0))));
   }
 }

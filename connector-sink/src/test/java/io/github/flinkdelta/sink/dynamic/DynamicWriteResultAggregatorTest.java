@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * The dynamic sink's aggregator in Flink's operator test harness: one committable per table and
  * checkpoint, a table's truncation on its committable, and the writers' last results of a restored
  * job committed after the restored checkpoint, never under a checkpoint the tables may hold
- * already.
+ * already; with a commit interval, a table's results of the checkpoints in between waiting, in
+ * state, for one committable of the first checkpoint the interval allows.
  */
 class DynamicWriteResultAggregatorTest {
 
@@ -137,17 +138,136 @@ class DynamicWriteResultAggregatorTest {
     }
   }
 
+  /** A commit interval of 10 s for every table but {@code b}, which commits at every checkpoint. */
+  private static final DynamicSinkConfig TEN_SECONDS =
+      new DynamicSinkConfig(
+          new DynamicTableNames.UnderRoot("file:///tmp/unused"),
+          Map.of(DynamicSinkOptions.COMMIT_INTERVAL.key(), "10 s"),
+          Map.of("b", Map.of(DynamicSinkOptions.COMMIT_INTERVAL.key(), "0 s")),
+          Map.of(),
+          null,
+          "app");
+
+  @Test
+  void aTablesResultsWaitOutTheCommitIntervalAndBecomeOneCommittableOfTheCheckpointThatEndsIt()
+      throws Exception {
+    try (var harness = harness(TEN_SECONDS)) {
+      harness.open();
+      harness.setProcessingTime(0);
+      harness.processElement(result("a", 1, 0, file("a1", 1)));
+      harness.prepareSnapshotPreBarrier(1);
+      assertThat(committables(harness))
+          .as("a table's first version in the run waits for nothing")
+          .extracting(c -> c.table() + "@" + c.committable().checkpointId())
+          .containsExactly("a@1");
+
+      harness.setProcessingTime(4_000);
+      harness.processElement(result("a", 2, 0, file("a2", 2)));
+      harness.processElement(result("b", 2, 1, file("b2", 7)));
+      harness.prepareSnapshotPreBarrier(2);
+      harness.setProcessingTime(9_999);
+      harness.processElement(result("a", 3, 1, file("a3", 4)));
+      harness.processElement(result("b", 3, 0, file("b3", 7)));
+      harness.prepareSnapshotPreBarrier(3);
+      assertThat(committables(harness))
+          .as("a waits for its interval; b, whose own interval is 0, does not")
+          .extracting(c -> c.table() + "@" + c.committable().checkpointId())
+          .containsExactly("a@1", "b@2", "b@3");
+
+      harness.setProcessingTime(10_000);
+      harness.processElement(result("a", 4, 0, file("a4", 8)));
+      harness.prepareSnapshotPreBarrier(4);
+      List<DynamicCommittable> out = committables(harness);
+      assertThat(out)
+          .extracting(c -> c.table() + "@" + c.committable().checkpointId())
+          .containsExactly("a@1", "b@2", "b@3", "a@4");
+      assertThat(out.get(3).committable().files().toList())
+          .extracting(DataFile::path)
+          .containsExactly("a2.parquet", "a3.parquet", "a4.parquet");
+    }
+  }
+
+  @Test
+  void resultsWaitingInACheckpointAreCommittedAfterItsRestoreWithTheNextCheckpoint()
+      throws Exception {
+    OperatorSubtaskState state;
+    try (var first = harness(TEN_SECONDS)) {
+      first.open();
+      first.setProcessingTime(0);
+      first.processElement(result("a", 1, 0, file("a1", 1)));
+      first.prepareSnapshotPreBarrier(1);
+      first.setProcessingTime(1_000);
+      first.processElement(result("a", 2, 0, file("a2", 2)));
+      first.prepareSnapshotPreBarrier(2);
+      state = first.snapshot(2, 1_000);
+      assertThat(committables(first)).hasSize(1);
+    }
+    try (var restored = harness(TEN_SECONDS)) {
+      restored.initializeState(state);
+      restored.open();
+      restored.setProcessingTime(2_000);
+      restored.processElement(result("a", 3, 0, file("a3", 4)));
+      restored.prepareSnapshotPreBarrier(3);
+
+      List<DynamicCommittable> out = committables(restored);
+      assertThat(out).hasSize(1);
+      assertThat(out.get(0).committable().checkpointId()).isEqualTo(3);
+      assertThat(out.get(0).committable().files().toList())
+          .extracting(DataFile::path)
+          .containsExactly("a2.parquet", "a3.parquet");
+    }
+  }
+
+  @Test
+  void aTruncationAndTheEndOfTheInputCommitWaitingResultsAtOnce() throws Exception {
+    try (var harness = harness(TEN_SECONDS)) {
+      harness.open();
+      harness.setProcessingTime(0);
+      harness.processElement(result("a", 1, 0, file("a1", 1)));
+      harness.processElement(result("c", 1, 0, file("c1", 1)));
+      harness.prepareSnapshotPreBarrier(1);
+      harness.setProcessingTime(1_000);
+      harness.processElement(result("a", 2, 0, file("a2", 2)));
+      harness.processElement(result("c", 2, 0, file("c2", 2)));
+      harness.prepareSnapshotPreBarrier(2);
+      harness.processElement(result("a", 3, 0, file("a3", 4)));
+      harness.processElement(
+          new StreamRecord<>(
+              new CommittableWithLineage<>(
+                  DynamicWriteResult.of(HeldRecords.TableEvent.truncation("a")), 3, 0)));
+      harness.prepareSnapshotPreBarrier(3);
+      List<DynamicCommittable> out = committables(harness);
+      assertThat(out)
+          .extracting(c -> c.table() + "@" + c.committable().checkpointId(), c -> c.truncates())
+          .containsExactly(tuple("a@1", false), tuple("c@1", false), tuple("a@3", true));
+      assertThat(out.get(2).committable().files().numRecords()).isEqualTo(6);
+
+      harness.endInput();
+      out = committables(harness);
+      assertThat(out).hasSize(4);
+      assertThat(out.get(3).table()).isEqualTo("c");
+      assertThat(out.get(3).committable().checkpointId()).isEqualTo(4);
+      assertThat(out.get(3).committable().files().numRecords()).isEqualTo(2);
+    }
+  }
+
   private static OneInputStreamOperatorTestHarness<
           CommittableMessage<DynamicWriteResult>, CommittableMessage<DynamicCommittable>>
-      harness() throws Exception {
+      harness(DynamicSinkConfig config) throws Exception {
     var harness =
         new OneInputStreamOperatorTestHarness<
             CommittableMessage<DynamicWriteResult>, CommittableMessage<DynamicCommittable>>(
-            new DynamicWriteResultAggregator(CONFIG));
+            new DynamicWriteResultAggregator(config));
     harness.setup(
         CommittableMessageTypeInfo.of(DynamicSerializers.Committables::new)
             .createSerializer(new SerializerConfigImpl()));
     return harness;
+  }
+
+  private static OneInputStreamOperatorTestHarness<
+          CommittableMessage<DynamicWriteResult>, CommittableMessage<DynamicCommittable>>
+      harness() throws Exception {
+    return harness(CONFIG);
   }
 
   private static StreamRecord<CommittableMessage<DynamicWriteResult>> result(

@@ -20,8 +20,13 @@ import io.github.flinkdelta.it.support.UpsertAssert;
 import io.github.flinkdelta.sink.DeltaSink;
 import io.github.flinkdelta.sink.DeltaSinkOptions;
 import io.github.flinkdelta.sink.dynamic.DynamicDeltaSink;
+import io.github.flinkdelta.sink.dynamic.DynamicSinkOptions;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -65,7 +70,8 @@ class DynamicUpsertITCase {
   @Test
   void keyedTablesCompactedInTheJobHoldEachKeysLastValueExactlyThroughFailures() throws Exception {
     Map<String, Map<Long, List<Object>>> expected =
-        assertExactThroughFailures(DeltaSinkOptions.KeyIndex.HEAP, SourceGate.in(shared));
+        assertExactThroughFailures(
+            DeltaSinkOptions.KeyIndex.HEAP, SourceGate.in(shared), Duration.ZERO);
     for (String table : expected.keySet()) {
       assertThat(rewrites(table)).as("versions of %s with a writer's rewrite", table).isPositive();
     }
@@ -108,7 +114,43 @@ class DynamicUpsertITCase {
 
   @Test
   void keyedTablesHoldEachKeysLastValueWithTheIndexInTheStateBackend() throws Exception {
-    assertExactThroughFailures(DeltaSinkOptions.KeyIndex.STATE_BACKEND, null);
+    assertExactThroughFailures(DeltaSinkOptions.KeyIndex.STATE_BACKEND, null, Duration.ZERO);
+  }
+
+  /**
+   * With a commit interval of a second and a checkpoint every 100 ms, each table's versions carry
+   * the files and deletes of several checkpoints (a key updated in one and again in the next is
+   * deleted from a file the same version adds), held in the aggregator's state across the failures,
+   * and every table still holds each key's last value once. A table commits at most once a second
+   * beside its first version, the first after each of the two restores and the one at the end of
+   * the input.
+   */
+  @Test
+  void keyedTablesCommittingOnceASecondHoldEachKeysLastValueExactlyThroughFailures()
+      throws Exception {
+    Duration interval = Duration.ofSeconds(1);
+    Map<String, Map<Long, List<Object>>> expected =
+        assertExactThroughFailures(DeltaSinkOptions.KeyIndex.HEAP, null, interval);
+    for (String table : expected.keySet()) {
+      List<Long> committedAt = new ArrayList<>();
+      for (long version : DeltaLogFiles.versions(path(table))) {
+        boolean rows =
+            DeltaLogFiles.actions(path(table), version, "txn").stream()
+                .anyMatch(txn -> !txn.get("appId").asText().endsWith("/compactions"));
+        if (rows) {
+          committedAt.add(
+              Files.getLastModifiedTime(
+                      dir.resolve(table.replace('.', '/'))
+                          .resolve("_delta_log")
+                          .resolve(String.format(Locale.ROOT, "%020d.json", version)))
+                  .toMillis());
+        }
+      }
+      long span = committedAt.get(committedAt.size() - 1) - committedAt.get(0);
+      assertThat(committedAt)
+          .as("versions with rows of %s, committed over %d ms", table, span)
+          .hasSizeLessThanOrEqualTo((int) (span / interval.toMillis()) + 1 + 2 + 1);
+    }
   }
 
   /**
@@ -116,7 +158,7 @@ class DynamicUpsertITCase {
    *     until every keyed table has a writer's rewrite, and the writers compact
    */
   private Map<String, Map<Long, List<Object>>> assertExactThroughFailures(
-      DeltaSinkOptions.KeyIndex index, SourceGate gate) throws Exception {
+      DeltaSinkOptions.KeyIndex index, SourceGate gate, Duration commitInterval) throws Exception {
     boolean compacting = gate != null;
     long count = compacting ? 6_000 : 12_000;
     Changelog changelog = new Changelog(compacting ? 3_000 : 700);
@@ -141,6 +183,7 @@ class DynamicUpsertITCase {
                 .option(DeltaSinkOptions.COMPACTION_ENABLED, compacting)
                 .option(DeltaSinkOptions.COMPACTION_TRIGGER_COMMITS, 1)
                 .option(DeltaSinkOptions.COMPACTION_MIN_INPUT_FILES, 2)
+                .option(DynamicSinkOptions.COMMIT_INTERVAL, commitInterval)
                 .build());
     JobClient job = env.executeAsync("dynamic upserts through failures");
     if (compacting) {
