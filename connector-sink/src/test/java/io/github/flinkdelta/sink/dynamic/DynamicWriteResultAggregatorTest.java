@@ -153,30 +153,22 @@ class DynamicWriteResultAggregatorTest {
       throws Exception {
     try (var harness = harness(TEN_SECONDS)) {
       harness.open();
-      harness.setProcessingTime(0);
-      harness.processElement(result("a", 1, 0, file("a1", 1)));
-      harness.prepareSnapshotPreBarrier(1);
+      checkpoint(harness, 0, 1, result("a", 1, 0, file("a1", 1)));
       assertThat(committables(harness))
           .as("a table's first version in the run waits for nothing")
           .extracting(c -> c.table() + "@" + c.committable().checkpointId())
           .containsExactly("a@1");
 
-      harness.setProcessingTime(4_000);
-      harness.processElement(result("a", 2, 0, file("a2", 2)));
-      harness.processElement(result("b", 2, 1, file("b2", 7)));
-      harness.prepareSnapshotPreBarrier(2);
-      harness.setProcessingTime(9_999);
-      harness.processElement(result("a", 3, 1, file("a3", 4)));
-      harness.processElement(result("b", 3, 0, file("b3", 7)));
-      harness.prepareSnapshotPreBarrier(3);
+      checkpoint(
+          harness, 4_000, 2, result("a", 2, 0, file("a2", 2)), result("b", 2, 1, file("b2", 7)));
+      checkpoint(
+          harness, 9_999, 3, result("a", 3, 1, file("a3", 4)), result("b", 3, 0, file("b3", 7)));
       assertThat(committables(harness))
           .as("a waits for its interval; b, whose own interval is 0, does not")
           .extracting(c -> c.table() + "@" + c.committable().checkpointId())
           .containsExactly("a@1", "b@2", "b@3");
 
-      harness.setProcessingTime(10_000);
-      harness.processElement(result("a", 4, 0, file("a4", 8)));
-      harness.prepareSnapshotPreBarrier(4);
+      checkpoint(harness, 10_000, 4, result("a", 4, 0, file("a4", 8)));
       List<DynamicCommittable> out = committables(harness);
       assertThat(out)
           .extracting(c -> c.table() + "@" + c.committable().checkpointId())
@@ -193,21 +185,15 @@ class DynamicWriteResultAggregatorTest {
     OperatorSubtaskState state;
     try (var first = harness(TEN_SECONDS)) {
       first.open();
-      first.setProcessingTime(0);
-      first.processElement(result("a", 1, 0, file("a1", 1)));
-      first.prepareSnapshotPreBarrier(1);
-      first.setProcessingTime(1_000);
-      first.processElement(result("a", 2, 0, file("a2", 2)));
-      first.prepareSnapshotPreBarrier(2);
+      checkpoint(first, 0, 1, result("a", 1, 0, file("a1", 1)));
+      checkpoint(first, 1_000, 2, result("a", 2, 0, file("a2", 2)));
       state = first.snapshot(2, 1_000);
       assertThat(committables(first)).hasSize(1);
     }
     try (var restored = harness(TEN_SECONDS)) {
       restored.initializeState(state);
       restored.open();
-      restored.setProcessingTime(2_000);
-      restored.processElement(result("a", 3, 0, file("a3", 4)));
-      restored.prepareSnapshotPreBarrier(3);
+      checkpoint(restored, 2_000, 3, result("a", 3, 0, file("a3", 4)));
 
       List<DynamicCommittable> out = committables(restored);
       assertThat(out).hasSize(1);
@@ -222,14 +208,9 @@ class DynamicWriteResultAggregatorTest {
   void aTruncationAndTheEndOfTheInputCommitWaitingResultsAtOnce() throws Exception {
     try (var harness = harness(TEN_SECONDS)) {
       harness.open();
-      harness.setProcessingTime(0);
-      harness.processElement(result("a", 1, 0, file("a1", 1)));
-      harness.processElement(result("c", 1, 0, file("c1", 1)));
-      harness.prepareSnapshotPreBarrier(1);
-      harness.setProcessingTime(1_000);
-      harness.processElement(result("a", 2, 0, file("a2", 2)));
-      harness.processElement(result("c", 2, 0, file("c2", 2)));
-      harness.prepareSnapshotPreBarrier(2);
+      checkpoint(harness, 0, 1, result("a", 1, 0, file("a1", 1)), result("c", 1, 0, file("c1", 1)));
+      checkpoint(
+          harness, 1_000, 2, result("a", 2, 0, file("a2", 2)), result("c", 2, 0, file("c2", 2)));
       harness.processElement(result("a", 3, 0, file("a3", 4)));
       harness.processElement(
           new StreamRecord<>(
@@ -262,6 +243,24 @@ class DynamicWriteResultAggregatorTest {
         CommittableMessageTypeInfo.of(DynamicSerializers.Committables::new)
             .createSerializer(new SerializerConfigImpl()));
     return harness;
+  }
+
+  /**
+   * Hands the aggregator checkpoint {@code id}'s {@code results} at processing time {@code millis},
+   * then the checkpoint's barrier.
+   */
+  @SafeVarargs
+  private static void checkpoint(
+      OneInputStreamOperatorTestHarness<CommittableMessage<DynamicWriteResult>, ?> harness,
+      long millis,
+      long id,
+      StreamRecord<CommittableMessage<DynamicWriteResult>>... results)
+      throws Exception {
+    harness.setProcessingTime(millis);
+    for (StreamRecord<CommittableMessage<DynamicWriteResult>> result : results) {
+      harness.processElement(result);
+    }
+    harness.prepareSnapshotPreBarrier(id);
   }
 
   private static OneInputStreamOperatorTestHarness<
