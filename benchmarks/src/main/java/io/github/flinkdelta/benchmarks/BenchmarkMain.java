@@ -80,10 +80,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *       delta-dynamic,iceberg-dynamic}; {@code delta-dynamic-catalog} writes Unity Catalog managed
  *       tables in the embedded catalog), {@code --dynamic-repeats N} (default 1), {@code
  *       --dynamic-checkpoint-ms N} (default 1,000), {@code --dynamic-commit-interval-ms N} (this
- *       sink's {@code sink.dynamic.commit-interval}, default 0). Rows/s, heap after GC, commit
- *       latency from each checkpoint to its commit being visible in every table, time to create the
- *       tables; every table read back (limited by {@code --read-limit-seconds}). {@code
- *       benchmark-dynamic.json}.
+ *       sink's {@code sink.dynamic.commit-interval}, default 0), {@code --dynamic-heap H} (each
+ *       run's JVM heap, default 2g). Rows/s, heap after GC, commit latency from each checkpoint to
+ *       its commit being visible in every table, time to create the tables; every table read back
+ *       (limited by {@code --read-limit-seconds}). {@code benchmark-dynamic.json}.
  * </ul>
  *
  * <p>Options: {@code --full} (larger runs), {@code --rows N}, {@code --repeats N} (comparison runs

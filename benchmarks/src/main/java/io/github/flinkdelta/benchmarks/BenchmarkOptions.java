@@ -43,6 +43,7 @@ record BenchmarkOptions(
     int dynamicRepeats,
     long dynamicCheckpointMs,
     long dynamicCommitIntervalMs,
+    String dynamicHeap,
     Path out,
     boolean full,
     boolean objectReuse,
@@ -103,6 +104,7 @@ record BenchmarkOptions(
     int dynamicRepeats = 1;
     long dynamicCheckpointMs = DynamicRun.CHECKPOINT_INTERVAL_MS;
     long dynamicCommitIntervalMs = 0;
+    String dynamicHeap = DynamicRun.HEAP;
     Path out = Path.of("target");
     long orderSeed = System.nanoTime();
     for (int i = 0; i < args.length; i++) {
@@ -142,6 +144,7 @@ record BenchmarkOptions(
         case "--dynamic-repeats" -> dynamicRepeats = Integer.parseInt(args[++i]);
         case "--dynamic-checkpoint-ms" -> dynamicCheckpointMs = Long.parseLong(args[++i]);
         case "--dynamic-commit-interval-ms" -> dynamicCommitIntervalMs = Long.parseLong(args[++i]);
+        case "--dynamic-heap" -> dynamicHeap = args[++i];
         case "--out" -> out = Path.of(args[++i]);
         case "--order-seed" -> orderSeed = Long.parseLong(args[++i]);
         default -> throw new IllegalArgumentException("Unknown option " + args[i]);
@@ -239,6 +242,7 @@ record BenchmarkOptions(
         dynamicRepeats,
         dynamicCheckpointMs,
         dynamicCommitIntervalMs,
+        dynamicHeap,
         out,
         full,
         objectReuse,

@@ -40,7 +40,7 @@ final class DynamicSection {
         DynamicRun.PARALLELISM,
         options.dynamicCheckpointMs(),
         options.dynamicCommitIntervalMs(),
-        DynamicRun.HEAP);
+        options.dynamicHeap());
     List<Figures> runs = new ArrayList<>();
     for (String mode : options.dynamicModes()) {
       for (int tables : options.dynamicTables()) {
@@ -50,7 +50,7 @@ final class DynamicSection {
             Figures run =
                 ChildRuns.measure(
                     DynamicRun.class,
-                    DynamicRun.HEAP,
+                    options.dynamicHeap(),
                     // The job's limit, and the read's after it.
                     ChildJvm.TIMEOUT.plusSeconds(options.readLimitSeconds()),
                     work,
