@@ -244,9 +244,9 @@ class MariaDbPipelineITCase {
 
   /**
    * The same flow into a real Unity Catalog endpoint named by {@code UC_URI}, {@code UC_TOKEN} and
-   * {@code UC_CATALOG} (a fresh schema {@code crm_<millis>} of that catalog each run, created by the
-   * sink); skipped, saying why, when they are unset. Rows are read back through the catalog, at the
-   * version the catalog gives as its latest.
+   * {@code UC_CATALOG} (a fresh schema {@code crm_<millis>} of that catalog each run, created by
+   * the sink); skipped, saying why, when they are unset. Rows are read back through the catalog, at
+   * the version the catalog gives as its latest.
    */
   @Test
   void aDatabaseLandsInManagedTablesOfARealUnityCatalogEndpoint(
