@@ -84,8 +84,8 @@ public final class AggregatorState {
         table,
         checkpoint,
         lastCheckpoint,
-        lastCheckpoint + 1);
-    return lastCheckpoint + 1;
+        nextCheckpoint());
+    return nextCheckpoint();
   }
 
   /** The id of the checkpoint after the last whose barrier passed. */
